@@ -50,6 +50,14 @@ pub fn positive(s: &str) -> Result<usize, String> {
     }
 }
 
+/// A JSON pointer pattern given on the command line (`--ignore`, `--keep`).
+pub fn pointer(s: &str) -> Result<String, String> {
+    match s.starts_with('/') {
+        true => Ok(s.to_string()),
+        false => Err("expected a JSON pointer starting with /".into()),
+    }
+}
+
 /// `--speed`: a finite number above 0.
 fn parse_speed(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {

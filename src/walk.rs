@@ -38,11 +38,12 @@ pub struct Walk {
     pub loops: Vec<(String, String)>,
 }
 
-/// Walks `dir` (always entered, whatever its name; a link given as the folder is followed).
-pub fn recordings(dir: &Path, follow_links: bool) -> Walk {
+/// Walks `dir` (always entered, whatever its name; a link given as the folder is followed),
+/// and with `nested` the folders below it.
+pub fn recordings(dir: &Path, follow_links: bool, nested: bool) -> Walk {
     let mut walk = Walk::default();
     let mut ancestors = vec![];
-    walk_dir(dir, follow_links, &mut ancestors, &mut walk);
+    walk_dir(dir, (follow_links, nested), &mut ancestors, &mut walk);
     walk
 }
 
@@ -60,7 +61,7 @@ fn identity(_: &fs::Metadata) -> (u64, u64) {
 
 fn walk_dir(
     dir: &Path,
-    follow_links: bool,
+    (follow_links, nested): (bool, bool),
     ancestors: &mut Vec<((u64, u64), PathBuf)>,
     walk: &mut Walk,
 ) {
@@ -102,8 +103,8 @@ fn walk_dir(
             }
         }
         if meta.is_dir() {
-            if !skipped_folder(name) {
-                walk_dir(&path, follow_links, ancestors, walk);
+            if nested && !skipped_folder(name) {
+                walk_dir(&path, (follow_links, nested), ancestors, walk);
             }
         } else if meta.is_file() && !name.starts_with('.') && is_recording_name(&path) {
             walk.files.push(path.to_string_lossy().into_owned());

@@ -10,16 +10,21 @@ use serde_json::Value;
 use crate::input::Origin;
 use crate::leaf::{matches, Leaf, Run};
 
-/// What is compared.
-#[derive(Debug, Clone, Default)]
+/// What is compared: the options of `aguify diff` (their doc comments are its help; `exact`
+/// runs are their events, set when they were read; under `ignore_text` a string is also equal
+/// to its redaction by `aguify redact`).
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Options {
-    /// `--ignore`: pointers (with `*` within a segment) whose values are not compared.
-    pub ignore: Vec<String>,
-    /// `--ignore-text`: model text is compared only as empty or not, and a string as equal to
-    /// its redaction by `aguify redact`.
-    pub ignore_text: bool,
-    /// `--exact`: the runs are their events (set when they were read).
+    /// Compare event by event (ids, timestamps and chunks included) instead of what is shown
+    #[arg(long)]
     pub exact: bool,
+    /// Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment,
+    /// e.g. /state/updatedAt, /toolCalls/*/args/requestId)
+    #[arg(long, value_name = "POINTER", value_parser = crate::replay::pointer)]
+    pub ignore: Vec<String>,
+    /// Compare the model's text (assistant messages, reasoning) only as empty or not
+    #[arg(long)]
+    pub ignore_text: bool,
 }
 
 /// The model's text under `--ignore-text`.
@@ -239,29 +244,33 @@ pub(crate) fn first_difference(a: &str, b: &str) -> usize {
         .map_or(a.len().min(b.len()), |((i, _), _)| i)
 }
 
-/// The differences between two runs at one position.
-pub fn compare(index: usize, old: &Run, new: &Run, opts: &Options) -> RunDiff {
-    let [a, b] = [old, new].map(|run| -> Vec<&Leaf> {
-        let ignored = |l: &&Leaf| opts.ignore.iter().any(|p| matches(p, &l.pointer));
-        run.leaves.iter().filter(|l| !ignored(l)).collect()
-    });
-    let same = |(x, y): (&&Leaf, &&Leaf)| x.pointer == y.pointer && same_value(x, y, opts);
+/// The differences between the runs at one position (a run only one side has: none).
+pub fn compare(index: usize, old: Option<&Run>, new: Option<&Run>, opts: &Options) -> RunDiff {
     let mut walk = Walk {
         opts,
-        counts: [a.len(), b.len()],
+        counts: [0, 0],
         out: Vec::new(),
     };
-    // The common case first: the same values in the same order.
-    if a.len() != b.len() || !a.iter().zip(&b).all(same) {
-        let (o, n) = (Node::of(&a), Node::of(&b));
-        walk.pair(&o, &n, ["", ""], [&old.origin, &new.origin]);
+    if let Some((old, new)) = old.zip(new) {
+        let [a, b] = [old, new].map(|run| -> Vec<&Leaf> {
+            let ignored = |l: &&Leaf| opts.ignore.iter().any(|p| matches(p, &l.pointer));
+            run.leaves.iter().filter(|l| !ignored(l)).collect()
+        });
+        let same = |(x, y): (&&Leaf, &&Leaf)| x.pointer == y.pointer && same_value(x, y, opts);
+        walk.counts = [a.len(), b.len()];
+        // The common case first: the same values in the same order.
+        if a.len() != b.len() || !a.iter().zip(&b).all(same) {
+            let (o, n) = (Node::of(&a), Node::of(&b));
+            walk.pair(&o, &n, ["", ""], [&old.origin, &new.origin]);
+        }
     }
     // As the old side's leaves show them, then the new side's.
     walk.out.sort_by_key(|(at, _)| *at);
+    let origin = |run: Option<&Run>| run.map(|r| r.origin.clone());
     RunDiff {
         index,
-        old: Some(old.origin.clone()),
-        new: Some(new.origin.clone()),
+        old: origin(old),
+        new: origin(new),
         differences: walk.out.into_iter().map(|(_, d)| d).collect(),
     }
 }
@@ -412,7 +421,7 @@ mod tests {
                 ("/state/t", json!(true), 6),
             ],
         );
-        let d = compare(1, &a, &b, &Options::default());
+        let d = compare(1, Some(&a), Some(&b), &Options::default());
         let got: Vec<(&str, Change, u64, u64)> = d
             .differences
             .iter()
@@ -434,7 +443,7 @@ mod tests {
             ignore: vec!["/toolCalls/*".into(), "/state".into()],
             ..Options::default()
         };
-        assert!(compare(1, &a, &b, &ignored).is_equal());
+        assert!(compare(1, Some(&a), Some(&b), &ignored).is_equal());
     }
 
     /// A pointer only one side has is shown as the tree below it, an array with its items
@@ -453,7 +462,7 @@ mod tests {
                 ("/state/a~1b", json!(null), 6),
             ],
         );
-        let d = compare(1, &a, &b, &Options::default());
+        let d = compare(1, Some(&a), Some(&b), &Options::default());
         assert_eq!(d.differences.len(), 1);
         let want = json!({"list": [{}, {"k": "v"}], "more": [1, 2], "a/b": null});
         assert_eq!(d.differences[0].new, Some(want));
@@ -473,7 +482,7 @@ mod tests {
             "b",
             &[("/state/x/y", json!(1), 3), ("/state/x/z", json!(2), 3)],
         );
-        let d = compare(1, &a, &b, &Options::default());
+        let d = compare(1, Some(&a), Some(&b), &Options::default());
         assert_eq!(d.differences.len(), 1);
         assert_eq!(d.differences[0].change, Change::Changed);
         assert_eq!(d.differences[0].new, Some(json!({"y": 1, "z": 2})));
@@ -488,9 +497,9 @@ mod tests {
             ignore_text: true,
             ..Options::default()
         };
-        assert!(compare(1, &a, &b, &opts).is_equal());
-        assert!(!compare(1, &a, &c, &opts).is_equal());
-        assert!(!compare(1, &a, &b, &Options::default()).is_equal());
+        assert!(compare(1, Some(&a), Some(&b), &opts).is_equal());
+        assert!(!compare(1, Some(&a), Some(&c), &opts).is_equal());
+        assert!(!compare(1, Some(&a), Some(&b), &Options::default()).is_equal());
     }
 
     /// Under `--ignore-text` a value and its redaction are equal, either way round; a real
@@ -505,10 +514,10 @@ mod tests {
             ignore_text: true,
             ..Options::default()
         };
-        assert!(compare(1, &a, &b, &opts).is_equal());
-        assert!(compare(1, &b, &a, &opts).is_equal());
-        assert!(!compare(1, &b, &c, &opts).is_equal());
-        assert!(!compare(1, &a, &b, &Options::default()).is_equal());
+        assert!(compare(1, Some(&a), Some(&b), &opts).is_equal());
+        assert!(compare(1, Some(&b), Some(&a), &opts).is_equal());
+        assert!(!compare(1, Some(&b), Some(&c), &opts).is_equal());
+        assert!(!compare(1, Some(&a), Some(&b), &Options::default()).is_equal());
     }
 
     #[test]
@@ -522,7 +531,7 @@ mod tests {
         };
         let a = steps("a", &["plan", "model", "tools", "model"]);
         let b = steps("b", &["plan", "guard", "model", "tools", "answer"]);
-        let d = compare(1, &a, &b, &Options::default());
+        let d = compare(1, Some(&a), Some(&b), &Options::default());
         let got: Vec<(&str, Change, Option<Value>, Option<Value>)> = d
             .differences
             .iter()
@@ -541,7 +550,7 @@ mod tests {
             ]
         );
         assert_eq!(d.differences[1].new_at.line, 3);
-        let r = compare(1, &b, &a, &Options::default());
+        let r = compare(1, Some(&b), Some(&a), &Options::default());
         assert_eq!(r.differences.len(), 2);
         assert_eq!(r.differences[0].pointer, "/steps/1");
         assert_eq!(r.differences[0].change, Change::Removed);

@@ -163,16 +163,10 @@ pub fn diff(
         loop {
             let a = next(0, &old_rx);
             let b = next(1, &new_rx);
-            let d = match (&a, &b) {
-                (None, None) => break,
-                (Some(a), Some(b)) => compare::compare(summary.runs + 1, a, b, opts),
-                (a, b) => RunDiff {
-                    index: summary.runs + 1,
-                    old: a.as_ref().map(|r| r.origin.clone()),
-                    new: b.as_ref().map(|r| r.origin.clone()),
-                    differences: Vec::new(),
-                },
-            };
+            if a.is_none() && b.is_none() {
+                break;
+            }
+            let d = compare::compare(summary.runs + 1, a.as_ref(), b.as_ref(), opts);
             summary.runs += 1;
             if !d.is_equal() {
                 summary.different_runs += 1;

@@ -25,15 +25,21 @@ pub(crate) fn has(list: &str, word: &str) -> bool {
     list.lines().any(|w| w == word)
 }
 
-/// What `redact` keeps and changes besides text.
-#[derive(Debug, Clone, Default)]
+/// What `redact` keeps and changes besides text: options of `aguify redact` (their doc
+/// comments are its help).
+#[derive(Debug, Clone, Default, clap::Args)]
 pub struct Options {
-    /// JSON pointers into a record (`*` within a segment) whose values are kept; a
-    /// credential in them is still replaced.
+    /// Keep the values at this JSON pointer into each record (`*` matches within a segment,
+    /// e.g. /data/input/city, /params/data/input/*); repeatable. Credentials are replaced even
+    /// there
+    #[arg(long, value_name = "POINTER", value_parser = crate::replay::pointer)]
     pub keep: Vec<String>,
-    /// Drop full states between a run's first and last, RAW events and `rawEvent`s.
+    /// Also drop what a bug report does not need: full states between a run's first and last
+    /// (those with interrupts stay), RAW events and rawEvent payloads
+    #[arg(long)]
     pub slim: bool,
-    /// Move every timestamp by this many milliseconds.
+    /// Move every timestamp by this many milliseconds (may be negative)
+    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
     pub shift_time: Option<i64>,
 }
 

@@ -389,12 +389,7 @@ async fn post(
                     run_id: req.run_id.clone(),
                     input: None,
                 },
-                Event::RunError {
-                    timestamp: None,
-                    raw_event: None,
-                    message,
-                    code: Some(code.into()),
-                },
+                stream::run_error(message, code),
             ];
             let outcome = format!("RUN_ERROR {code}");
             (Frames::new(events), Pacing::instant(), outcome)

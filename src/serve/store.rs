@@ -133,27 +133,17 @@ impl Conversation {
 }
 
 fn recording_files(dir: &Path) -> anyhow::Result<Vec<String>> {
-    let unreadable = |e| cannot("read", &dir.display().to_string(), &e);
-    let mut files = vec![];
-    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
-        let entry = entry.map_err(unreadable)?;
-        let path = entry.path();
-        let hidden = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .is_none_or(|n| n.starts_with('.'));
-        if path.is_file() && !hidden && crate::walk::is_recording_name(&path) {
-            files.push(path.display().to_string());
-        }
+    let walk = crate::walk::recordings(dir, true, false);
+    if let Some((_, path, e)) = walk.unreadable.first() {
+        return Err(cannot("read", path, e));
     }
-    files.sort();
-    if files.is_empty() {
+    if walk.files.is_empty() {
         bail!(
             "{}: no *.ndjson, *.jsonl or *.sse recordings in this folder",
             dir.display()
         );
     }
-    Ok(files)
+    Ok(walk.files)
 }
 
 /// Splits an event list into runs: each RUN_STARTED opens one; events before the first

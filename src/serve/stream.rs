@@ -133,15 +133,18 @@ impl Replay {
             .any(|ev| matches!(ev.kind(), Some(RunFinished | RunError)));
         let cut = !sent.is_empty() && !ended;
         self.next = usize::MAX; // the end: nothing more is sent
-        cut.then(|| {
-            frame_bytes(&Event::RunError {
-                timestamp: None,
-                raw_event: None,
-                message: "The replay server is shutting down; the recorded run was cut short."
-                    .into(),
-                code: Some(SERVER_SHUTDOWN.into()),
-            })
-        })
+        let why = "The replay server is shutting down; the recorded run was cut short.";
+        cut.then(|| frame_bytes(&run_error(why.into(), SERVER_SHUTDOWN)))
+    }
+}
+
+/// A RUN_ERROR of the server's own, with `code`.
+pub fn run_error(message: String, code: &'static str) -> Event {
+    Event::RunError {
+        timestamp: None,
+        raw_event: None,
+        message,
+        code: Some(code.into()),
     }
 }
 

@@ -60,7 +60,7 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, Usage> {
             files.push(f);
             continue;
         }
-        let walk = walk::recordings(Path::new(&f), args.follow_links);
+        let walk = walk::recordings(Path::new(&f), args.follow_links, true);
         for (link, target) in &walk.loops {
             eprintln!(
                 "aguify: {}: a link back to {}, not walked again",

@@ -149,14 +149,6 @@ fn one_of<T: Clone + Send + Sync + 'static>(
     })
 }
 
-/// A JSON pointer pattern (`--ignore`, `--keep`).
-fn pointer(s: &str) -> Result<String, String> {
-    match s.starts_with('/') {
-        true => Ok(s.to_string()),
-        false => Err("expected a JSON pointer starting with /".into()),
-    }
-}
-
 /// `--from`: the input family and the framing forced (none: detected per file).
 pub type Form = (Option<Family>, Option<Framing>);
 
@@ -425,16 +417,8 @@ pub struct DiffArgs {
     /// The new side as several files, in order
     #[arg(long, value_name = "FILE", num_args = 1.., requires = "old")]
     pub new: Vec<String>,
-    /// Compare event by event (ids, timestamps and chunks included) instead of what is shown
-    #[arg(long)]
-    pub exact: bool,
-    /// Do not compare the value at this JSON pointer (repeatable; `*` matches within a segment,
-    /// e.g. /state/updatedAt, /toolCalls/*/args/requestId)
-    #[arg(long, value_name = "POINTER", value_parser = pointer)]
-    pub ignore: Vec<String>,
-    /// Compare the model's text (assistant messages, reasoning) only as empty or not
-    #[arg(long)]
-    pub ignore_text: bool,
+    #[command(flatten)]
+    pub compare: aguify::diff::Options,
     /// Report format
     #[arg(long, value_enum, default_value_t = DiffFormat::Text)]
     pub format: DiffFormat,
@@ -465,18 +449,8 @@ pub struct RedactArgs {
     /// one file per input, by its name. Default: stdout
     #[arg(short = 'o', long, value_name = "OUT")]
     pub output: Option<String>,
-    /// Keep the values at this JSON pointer into each record (`*` matches within a segment,
-    /// e.g. /data/input/city, /params/data/input/*); repeatable. Credentials are replaced even
-    /// there
-    #[arg(long, value_name = "POINTER", value_parser = pointer)]
-    pub keep: Vec<String>,
-    /// Also drop what a bug report does not need: full states between a run's first and last
-    /// (those with interrupts stay), RAW events and rawEvent payloads
-    #[arg(long)]
-    pub slim: bool,
-    /// Move every timestamp by this many milliseconds (may be negative)
-    #[arg(long, value_name = "MS", allow_negative_numbers = true)]
-    pub shift_time: Option<i64>,
+    #[command(flatten)]
+    pub redact: aguify::redact::Options,
     #[command(flatten)]
     pub stdin: StdinArgs,
 }

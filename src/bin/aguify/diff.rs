@@ -3,8 +3,8 @@
 
 use std::io::{self, IsTerminal, Write};
 
+use aguify::diff;
 use aguify::diff::report::Report;
-use aguify::diff::{self, Options};
 
 use crate::bad_lines::BadLines;
 use crate::cli::{DiffArgs, PolicyArgs};
@@ -25,11 +25,6 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
         parse_threads: args.threads.unwrap_or(1),
         ..options::mapping(args.from, &PolicyArgs::default())
     };
-    let opts = Options {
-        ignore: args.ignore,
-        ignore_text: args.ignore_text,
-        exact: args.exact,
-    };
     let color = terminal::use_color(args.color, io::stdout().is_terminal());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let mut report = Report::new(args.format, color, &mut out);
@@ -38,7 +33,7 @@ pub fn run(args: DiffArgs) -> anyhow::Result<i32> {
         &old,
         &new,
         &popts,
-        &opts,
+        &args.compare,
         &mut |d| report.run(d),
         &mut |origin, message| bad.tell(origin, message),
     );

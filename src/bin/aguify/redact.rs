@@ -11,16 +11,12 @@ use crate::cli::RedactArgs;
 use crate::{options, output};
 
 pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
-    let opts = Options {
-        keep: args.keep,
-        slim: args.slim,
-        shift_time: args.shift_time,
-    };
+    let opts = &args.redact;
     let files = options::or_stdin(&args.files);
     let to_dir = args.output.as_deref().filter(|o| Path::new(o).is_dir());
     let mut total = file::Summary::default();
     let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
-        one(f, &args.stdin.stdin_filename, out, &opts, &mut total)
+        one(f, &args.stdin.stdin_filename, out, opts, &mut total)
     };
     match (&args.output, to_dir) {
         (None, _) => {

@@ -66,14 +66,14 @@ impl Conversation {
         }
 
         // Sub-agents, each with its own items (placeholders counted within it).
-        for (n, s) in open.subagents.iter().enumerate() {
+        for (n, (_, s)) in open.subagents.iter().enumerate() {
             let base = format!("/subagents/subagent-{}", n + 1);
-            doc.leaf(format!("{base}/name"), s.name.as_str(), &s.body.origin);
+            doc.leaf(format!("{base}/name"), s.name.as_str(), &s.origin);
             if let Some(p) = &s.parent {
                 let p = lookup(p).map_or_else(|| p.clone(), |p| p.to_string());
-                doc.leaf(format!("{base}/parentToolCall"), p, &s.body.origin);
+                doc.leaf(format!("{base}/parentToolCall"), p, &s.origin);
             }
-            match &s.body.outcome {
+            match &s.outcome {
                 Some((
                     Event::SubagentFinished {
                         outcome, result, ..
@@ -94,9 +94,9 @@ impl Conversation {
                     doc.leaf(format!("{base}/outcome"), "error", o);
                     doc.leaf(format!("{base}/error/message"), message.as_str(), o);
                 }
-                _ => doc.leaf(format!("{base}/outcome"), "none", &s.body.origin),
+                _ => doc.leaf(format!("{base}/outcome"), "none", &s.origin),
             }
-            for mut l in self.render(&s.body) {
+            for mut l in self.render(s) {
                 if l.pointer != "/outcome" {
                     l.pointer = format!("{base}{}", l.pointer);
                     doc.out.push(l);
@@ -142,8 +142,8 @@ impl Conversation {
         }
         ids.extend(self.interrupts.iter().map(|(k, v)| (k.clone(), v.clone())));
         // A sub-agent's calls, named where the run mentions them (an interrupt's toolCallId).
-        for (n, sub) in open.subagents.iter().enumerate() {
-            let calls = sub.body.messages.iter().flat_map(|m| &m.calls);
+        for (n, (_, sub)) in open.subagents.iter().enumerate() {
+            let calls = sub.messages.iter().flat_map(|m| &m.calls);
             for (k, c) in calls.enumerate() {
                 let p = format!("subagent-{}/call-{}", n + 1, k + 1);
                 ids.entry(c.id.clone()).or_insert_with(|| Arc::from(p));

@@ -139,29 +139,12 @@ struct Open {
     /// Where each id is in `messages` (the last message of an id), and its calls.
     message_at: HashMap<String, usize>,
     call_at: HashMap<String, (usize, usize)>,
-    /// Sub-agents in start order.
-    subagents: Vec<Subagent>,
-}
-
-/// A sub-agent of a run: what `SUBAGENT_*` say, and its own events folded in `body` (where it
-/// started, and how it ended once it did: `SUBAGENT_FINISHED` or `SUBAGENT_ERROR`).
-#[derive(Debug)]
-struct Subagent {
-    id: String,
+    /// Sub-agents in start order, by id: each one's own events folded as a run's are (where
+    /// it started, and how it ended once it did: `SUBAGENT_FINISHED` or `SUBAGENT_ERROR`).
+    subagents: Vec<(String, Open)>,
+    /// A sub-agent's name and parent call, as `SUBAGENT_STARTED` says.
     name: String,
     parent: Option<String>,
-    body: Open,
-}
-
-impl Subagent {
-    fn new(id: &str, name: &str, parent: Option<&str>, origin: &Origin) -> Subagent {
-        Subagent {
-            id: id.to_string(),
-            name: name.to_string(),
-            parent: parent.map(str::to_string),
-            body: Open::new(origin),
-        }
-    }
 }
 
 impl Open {
@@ -174,13 +157,13 @@ impl Open {
     }
 
     /// Sub-agent `id` (one is made for events of a sub-agent never started).
-    fn subagent(&mut self, id: &str, origin: &Origin) -> &mut Subagent {
-        let at = self.subagents.iter().rposition(|s| s.id == id);
+    fn subagent(&mut self, id: &str, origin: &Origin) -> &mut Open {
+        let at = self.subagents.iter().rposition(|(s, _)| s == id);
         let at = at.unwrap_or_else(|| {
-            self.subagents.push(Subagent::new(id, "", None, origin));
+            self.subagents.push((id.to_string(), Open::new(origin)));
             self.subagents.len() - 1
         });
-        &mut self.subagents[at]
+        &mut self.subagents[at].1
     }
 
     /// The message list replaced: its ids indexed again.
@@ -519,14 +502,15 @@ impl Conversation {
                     ..
                 },
             ) => {
-                let s = Subagent::new(sub, name, parent_tool_call_id.as_deref(), origin);
-                open.subagents.push(s);
+                let mut s = Open::new(origin);
+                (s.name, s.parent) = (name.clone(), parent_tool_call_id.clone());
+                open.subagents.push((sub.to_string(), s));
             }
             (Some(sub), Event::SubagentFinished { .. } | Event::SubagentError { .. }) => {
-                open.subagent(sub, origin).body.outcome = Some((typed.clone(), origin.clone()));
+                open.subagent(sub, origin).outcome = Some((typed.clone(), origin.clone()));
             }
             // A sub-agent's own events are folded apart from the run's.
-            (Some(sub), _) => open.subagent(sub, origin).body.event(ev, typed, origin),
+            (Some(sub), _) => open.subagent(sub, origin).event(ev, typed, origin),
         }
         None
     }
@@ -672,7 +656,7 @@ mod tests {
         assert!(l.contains(&("/messages/assistant-1/text".into(), json!("Hello"), 5)));
         assert!(l.contains(&("/messages/assistant-1/streamedText".into(), json!("Hi"), 2)));
         assert!(l.contains(&("/messages/assistant-2/text".into(), json!(""), 5)));
-        let d = crate::diff::compare::compare(1, &clean, &broken, &Default::default());
+        let d = crate::diff::compare::compare(1, Some(&clean), Some(&broken), &Default::default());
         let paths: Vec<&str> = d.differences.iter().map(|d| d.pointer.as_str()).collect();
         assert_eq!(
             paths,

@@ -1,17 +1,25 @@
-//! Diff report formats, one module each. A report is written run by run as the diff goes
-//! ([`Report::run`]), then closed with the summary ([`Report::end`]).
+//! Diff report formats. A report is written run by run as the diff goes ([`Report::run`]),
+//! then closed with the summary ([`Report::end`]):
+//!
+//! - `text`: per run, each difference with its path and both sides' `file:line`,
+//!   coloured on a terminal, then a summary line;
+//! - `json`: one JSON object, written run by run:
+//!   `{"runs": [RUN…], "equal": BOOL, "old": [FILE…], "new": [FILE…], "summary": {…}}`, where
+//!   each RUN (only runs that differ) is `{"run", "old", "new", "differences": [{"path",
+//!   "change", "old", "new", "oldAt", "newAt"}]}` with each place `{"file", "line"}` (a run one
+//!   side lacks has `null` there and no differences);
+//! - `github`: one GitHub Actions annotation per difference, on the new side's line, and a
+//!   last one with the summary when the sides differ.
 
-mod github;
-mod json;
 mod text;
 
 use std::io::{self, Write};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::{RunDiff, Summary};
 use crate::input::Origin;
-use crate::text::count;
+use crate::text::{count, workflow_data as esc_data, workflow_property as esc_prop};
 
 /// Report format of `aguify diff` (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -48,8 +56,13 @@ impl<'w> Report<'w> {
         }
         match self.format {
             Format::Text => text::run(d, self.color, self.w)?,
-            Format::Json => json::run(d, self.written == 0, self.w)?,
-            Format::Github => github::run(d, self.w)?,
+            Format::Json => {
+                self.w
+                    .write_all(if self.written == 0 { OPEN } else { b"," })?;
+                serde_json::to_writer(&mut *self.w, d)?;
+                self.w.write_all(b"\n")?
+            }
+            Format::Github => github(d, self.w)?,
         }
         self.written += 1;
         Ok(())
@@ -59,10 +72,48 @@ impl<'w> Report<'w> {
     pub fn end(&mut self, s: &Summary, old: &[String], new: &[String]) -> io::Result<()> {
         match self.format {
             Format::Text => text::end(s, old, new, self.color, self.w),
-            Format::Json => json::end(s, old, new, self.written == 0, self.w),
-            Format::Github => github::end(s, old, new, self.w),
+            // The runs' list closed (opened here when no run differed), then the rest of the
+            // object: `"equal"`, `"old"`, `"new"`, `"summary"`.
+            Format::Json => {
+                if self.written == 0 {
+                    self.w.write_all(OPEN)?;
+                }
+                let rest = json!({"equal": s.is_equal(), "old": old, "new": new, "summary": s});
+                // The object's `{` is the report's, written with the first run.
+                writeln!(self.w, "],{}", &rest.to_string()[1..])
+            }
+            Format::Github if s.is_equal() => Ok(()),
+            Format::Github => {
+                let line = esc_data(&summary_line(s, old, new));
+                writeln!(self.w, "::error title=aguify diff::{line}")
+            }
         }
     }
+}
+
+/// The JSON report's opening before the first run, a separator before the others.
+const OPEN: &[u8] = b"{\"runs\":[";
+
+/// A run's GitHub annotations: one per difference, on the new side's line.
+fn github(d: &RunDiff, w: &mut dyn Write) -> io::Result<()> {
+    let props = |o: &Origin| {
+        let line = (o.line > 0).then(|| format!(",line={}", o.line));
+        let title = esc_prop(&format!("aguify diff: run {}", d.index));
+        let file = esc_prop(&o.file);
+        format!("file={file}{},title={title}", line.unwrap_or_default())
+    };
+    match (&d.old, &d.new) {
+        (Some(o), None) => return writeln!(w, "::error {}::run only in old", props(o)),
+        (None, Some(n)) => return writeln!(w, "::error {}::run only in new", props(n)),
+        _ => {}
+    }
+    for x in &d.differences {
+        let (old, new) = (show(x.old.as_ref()), show(x.new.as_ref()));
+        let (change, was) = (x.change.as_str(), at(&x.old_at));
+        let msg = format!("{} {change}: {old} → {new} (old {was})", x.pointer);
+        writeln!(w, "::error {}::{}", props(&x.new_at), esc_data(&msg))?;
+    }
+    Ok(())
 }
 
 /// A value as one line of compact JSON (`(absent)` when there is none), controls escaped.
