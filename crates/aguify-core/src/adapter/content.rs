@@ -148,16 +148,9 @@ impl ToolChunk {
 
 /// Model events for one flat (normalized) AI message chunk.
 pub fn chunk_events(message_id: &str, chunk: &Value, out: &mut Vec<ModelEvent>) {
-    let part = |k: &str| chunk.field(k);
-    let calls = part("tool_call_chunks").and_then(ToolChunk::list);
-    let calls = calls.unwrap_or_default();
-    parts_events(
-        message_id,
-        part("content"),
-        part("additional_kwargs"),
-        &calls,
-        out,
-    );
+    let calls = chunk.field("tool_call_chunks").and_then(ToolChunk::list);
+    let (content, kwargs) = (chunk.field("content"), chunk.field("additional_kwargs"));
+    parts_events(message_id, content, kwargs, &calls.unwrap_or_default(), out);
 }
 
 /// [`chunk_events`] of a chunk's `content`, `additional_kwargs` and `tool_call_chunks`.
@@ -170,7 +163,12 @@ pub fn parts_events(
 ) {
     match content {
         Some(Value::String(s)) => block_events(message_id, "", Block::Text(s), out),
-        Some(Value::Array(blocks)) => blocks_events(message_id, blocks, out),
+        Some(Value::Array(blocks)) => {
+            for (pos, b) in blocks.iter().enumerate() {
+                let key = b.field("index").map_or_else(|| pos.to_string(), block_key);
+                block_events(message_id, &key, read_block(b), out);
+            }
+        }
         _ => {}
     }
     let kwarg = |k: &str| additional_kwargs.and_then(|kw| kw.field(k));
@@ -233,17 +231,6 @@ pub fn block_key(v: &Value) -> String {
         Value::String(s) => s.clone(),
         Value::Number(n) => n.to_string(),
         _ => "0".to_string(),
-    }
-}
-
-/// Model events for a chunk's list content, block by block.
-fn blocks_events(message_id: &str, blocks: &[Value], out: &mut Vec<ModelEvent>) {
-    for (pos, b) in blocks.iter().enumerate() {
-        let key = b
-            .field("index")
-            .map(block_key)
-            .unwrap_or_else(|| pos.to_string());
-        block_events(message_id, &key, read_block(b), out);
     }
 }
 

@@ -152,8 +152,13 @@ impl V2Adapter {
             };
             // The provider's own argument text (`tool_call_chunks` of the output), then
             // the arguments as compact JSON.
-            let raw = raw_args(output, &id);
-            let mut forms = raw.iter().chain(std::iter::once(&args));
+            let chunks = output.field("tool_call_chunks").and_then(Value::as_array);
+            let raw = chunks
+                .into_iter()
+                .flatten()
+                .find(|c| c.field_str("id") == Some(&id));
+            let raw = raw.and_then(|c| c.field_str("args"));
+            let mut forms = raw.into_iter().chain(std::iter::once(args.as_str()));
             let rest = forms.find_map(|f| match completion::args(sent, f) {
                 Rest::Diverged => None,
                 rest => Some(rest),
@@ -322,16 +327,4 @@ fn same_message(id: Option<&str>, streamed: &str) -> bool {
                 .strip_prefix(streamed)
                 .is_some_and(|rest| rest.starts_with('-'))
     })
-}
-
-/// The argument text of call `id` as the model's output has it in `tool_call_chunks`.
-fn raw_args(output: &Value, id: &str) -> Option<String> {
-    output
-        .field("tool_call_chunks")?
-        .as_array()?
-        .iter()
-        .find(|c| c.field_str("id") == Some(id))?
-        .field("args")?
-        .as_str()
-        .map(str::to_string)
 }

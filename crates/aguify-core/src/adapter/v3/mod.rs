@@ -159,27 +159,24 @@ impl V3Adapter {
         } else {
             "the log stops"
         };
-        let open_messages = self.run.messages.len();
-        let open_tools = self.run.tools_open.len();
-        if self.saw_root_lifecycle {
-            out.push(ModelEvent::RunIncomplete {
-                reason: format!("{stops} before the root lifecycle completed, with no error line"),
-            });
-        } else if open_messages == 0 && self.suspend_open_tools(out) {
-            out.push(ModelEvent::RunEnd);
-        } else if open_messages > 0 || open_tools > 0 {
+        let (messages, tools) = (self.run.messages.len(), self.run.tools_open.len());
+        let reason = if self.saw_root_lifecycle {
+            Some(format!(
+                "{stops} before the root lifecycle completed, with no error line"
+            ))
+        } else if (messages, tools) == (0, 0) || (messages == 0 && self.suspend_open_tools(out)) {
+            None
+        } else {
             // Python v3 has no root lifecycle: a run that ends with an open message or tool
             // stopped mid-run.
-            out.push(ModelEvent::RunIncomplete {
-                reason: format!(
-                    "{stops} with {} and {} still open",
-                    count(open_messages, "message"),
-                    count(open_tools, "tool call")
-                ),
-            });
-        } else {
-            out.push(ModelEvent::RunEnd);
-        }
+            let (m, t) = (count(messages, "message"), count(tools, "tool call"));
+            Some(format!("{stops} with {m} and {t} still open"))
+        };
+        out.push(
+            reason.map_or(ModelEvent::RunEnd, |reason| ModelEvent::RunIncomplete {
+                reason,
+            }),
+        );
         self.reset_run();
     }
 
@@ -339,7 +336,11 @@ impl V3Adapter {
             }
             m if m == "custom" || m.starts_with("custom:") => {
                 // A named event's data is its `payload`, when it has one.
-                let (name, data) = (m.strip_prefix("custom:"), payload_of(data));
+                let name = m.strip_prefix("custom:");
+                let data = match data {
+                    Data::Payload(p) => p.clone(),
+                    other => Payload::from_value(other.value()),
+                };
                 let payload = match name
                     .and(data.fields())
                     .and_then(|o| o.get("payload").copied())
@@ -397,7 +398,10 @@ impl V3Adapter {
         // A graph a tool invoked (Python says so): a sub-agent, not a step; or one a tool
         // node's task runs without saying for which call (v3 Python): the call of the
         // enclosing namespace's last message that it serves.
-        let said = tool_call(l).map(|call| (call.to_string(), "subagent".to_string()));
+        // The tool call that started it: `cause: {type: "toolCall", tool_call_id}`.
+        let cause = (l.cause.as_ref()).filter(|c| c.field_str("type") == Some("toolCall"));
+        let said = cause.and_then(|c| s(c, "tool_call_id"));
+        let said = said.map(|call| (call, "subagent".to_string()));
         if starts {
             if let Some((call, tool)) = said.or_else(|| self.run.nest.made_call(&key)) {
                 let name = graph_name.unwrap_or(&tool);
@@ -436,12 +440,6 @@ impl V3Adapter {
             _ => Disposition::Ignored("lifecycle event of no AG-UI meaning"),
         }
     }
-}
-
-/// The tool call that started a graph (`cause: {type: "toolCall", tool_call_id}`).
-fn tool_call(l: &Lifecycle) -> Option<&str> {
-    let c = (l.cause.as_ref()).filter(|c| c.field_str("type") == Some("toolCall"))?;
-    c.field_str("tool_call_id")
 }
 
 /// A `failed` lifecycle's error; `what` failed (the run, the graph).
@@ -505,14 +503,6 @@ impl super::Adapt for V3Adapter {
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         self.end_run(false, out);
-    }
-}
-
-/// A `custom` event's data as a payload (read as text; a tree when read from one).
-fn payload_of(data: &Data) -> Payload {
-    match data {
-        Data::Payload(p) => p.clone(),
-        other => Payload::from_value(other.value()),
     }
 }
 
