@@ -23,15 +23,16 @@ type Ts = Option<i64>;
 
 /// Declares [`Event`] from its variants' own fields: every variant gets `timestamp` first,
 /// one written `by subagent_run_id` gets `subagentRunId` (the sub-agent that produced it;
-/// absent: the run's own agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the
-/// `thinking` ones), and what is read off the two common fields and the kind. A field written
-/// `name?: T`, as the protocol's TypeScript types write an optional one, is an `Option<T>` left
-/// out when absent. A `thinking` variant names the REASONING_* one it stands for (`for …`),
-/// from which [`Event::into_thinking`] is declared.
+/// absent: the run's own agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the
+/// 1.0 types: all but the `thinking` ones), and what is read off the two common fields and the
+/// kind. A field written `name?: T`, as the protocol's TypeScript types write an optional one,
+/// is an `Option<T>` left out when absent; one written `name: T = default` reads as
+/// `T::default()` when a capture leaves it out. A `thinking` variant names the REASONING_* one
+/// it stands for (`for …`), from which [`Event::into_thinking`] is declared.
 macro_rules! events {
     (
-        events { $($(#[$u_attr:meta])* $u:ident = $u_name:literal $(by $sub:ident)? { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty)?,)* })* }
-        thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal for $t_of:ident { $($(#[$t_fa:meta])* $t_f:ident $(?: $t_o:ty)? $(: $t_t:ty)?,)* })* }
+        events { $($(#[$u_attr:meta])* $u:ident = $u_name:literal $(by $sub:ident)? { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty $(= $u_d:ident)?)?,)* })* }
+        thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal for $t_of:ident { $($t_f:ident: $t_t:ty,)* })* }
     ) => {
         /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
         /// instead of comparing their names once per rule family.
@@ -80,16 +81,14 @@ macro_rules! events {
                 $sub: Option<String>,)?
                 $($(#[$u_fa])*
                 $(#[serde(skip_serializing_if = "Option::is_none")] $u_f: Option<$u_o>)?
-                $($u_f: $u_t)?,)*
+                $($(#[serde($u_d)])? $u_f: $u_t)?,)*
             },)*
             $($(#[$t_attr])*
             #[serde(rename = $t_name)]
             $t {
                 #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "int")]
                 timestamp: Ts,
-                $($(#[$t_fa])*
-                $(#[serde(skip_serializing_if = "Option::is_none")] $t_f: Option<$t_o>)?
-                $($t_f: $t_t)?,)*
+                $($t_f: $t_t,)*
             },)*
             /// An AG-UI event read from an AG-UI capture (or a LangGraph `custom` event named
             /// `agui`) and passed through as it is: any type, any fields, so it cannot be
@@ -189,29 +188,23 @@ macro_rules! events {
 events! {
     events {
         RunStarted = "RUN_STARTED" {
-            #[serde(default)]
-            thread_id: String,
-            #[serde(default)]
-            run_id: String,
+            thread_id: String = default,
+            run_id: String = default,
             /// `RunAgentInput`: `threadId`, `runId`, `messages`, maybe `resume`.
             input?: Value,
         }
         RunFinished = "RUN_FINISHED" {
-            #[serde(default)]
-            thread_id: String,
-            #[serde(default)]
-            run_id: String,
+            thread_id: String = default,
+            run_id: String = default,
             /// `{"type":"success"…}` or `{"type":"interrupt","interrupts":[…]}`.
-            #[serde(default)]
-            outcome: Value,
+            outcome: Value = default,
             usage?: Vec<UsageTotal>,
         }
         RunError = "RUN_ERROR" {
             /// A capture's `rawEvent` may be anything: not read.
             #[serde(skip_deserializing)]
             raw_event?: ErrorDetail,
-            #[serde(default)]
-            message: String,
+            message: String = default,
             code?: Cow<'static, str>,
         }
         MessagesSnapshot = "MESSAGES_SNAPSHOT" {
@@ -219,27 +212,21 @@ events! {
         }
         /// A sub-agent (a graph run inside a tool call) begins; its events carry its id.
         SubagentStarted = "SUBAGENT_STARTED" {
-            #[serde(default)]
-            subagent_run_id: String,
-            #[serde(default)]
-            name: String,
+            subagent_run_id: String = default,
+            name: String = default,
             parent_tool_call_id?: String,
         }
         /// A sub-agent ended: `{"type":"success"}` or `{"type":"suspended","interruptIds":[…]}`.
         SubagentFinished = "SUBAGENT_FINISHED" {
-            #[serde(default)]
-            subagent_run_id: String,
+            subagent_run_id: String = default,
             /// What the sub-agent handed back to its parent tool (the tool's result).
             result?: Value,
-            #[serde(default)]
-            outcome: Value,
+            outcome: Value = default,
         }
         /// A sub-agent raised.
         SubagentError = "SUBAGENT_ERROR" {
-            #[serde(default)]
-            subagent_run_id: String,
-            #[serde(default)]
-            message: String,
+            subagent_run_id: String = default,
+            message: String = default,
             code?: Cow<'static, str>,
         }
         // The kinds only a capture holds.
@@ -287,8 +274,7 @@ events! {
         TextMessageStart = "TEXT_MESSAGE_START" by subagent_run_id {
             message_id: String,
             /// The client's default when absent.
-            #[serde(default)]
-            role: Role,
+            role: Role = default,
         }
         TextMessageContent = "TEXT_MESSAGE_CONTENT" by subagent_run_id {
             message_id: String,
@@ -323,8 +309,7 @@ events! {
         }
         Custom = "CUSTOM" by subagent_run_id {
             name: String,
-            #[serde(default)]
-            value: Payload,
+            value: Payload = default,
         }
         ReasoningStart = "REASONING_START" by subagent_run_id {
             message_id: String,
@@ -348,8 +333,7 @@ events! {
             /// `message` (the mapper encrypts no tool call).
             subtype: Subtype,
             entity_id: String,
-            #[serde(default)]
-            encrypted_value: String,
+            encrypted_value: String = default,
         }
     }
     thinking {

@@ -47,10 +47,8 @@ pub(super) struct ClientView {
 impl ClientView {
     /// A new thread: the client holds nothing of it.
     pub(super) fn new_thread(&mut self) {
-        self.shown.clear();
-        self.streamed.clear();
-        self.aliases.clear();
-        self.fallback_results.clear();
+        // The run's own fields are reset by its RUN_STARTED ([`ClientView::saw`]).
+        *self = ClientView::default();
     }
 
     pub(super) fn holds(&self, id: &str) -> bool {

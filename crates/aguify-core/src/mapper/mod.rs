@@ -249,12 +249,11 @@ struct ToolCall {
 impl ToolCall {
     /// A call of message `parent` not answered yet, `ended` when its arguments are whole.
     fn new(name: impl Into<String>, parent: Option<String>, ended: bool) -> Self {
-        let (name, result) = (name.into(), false);
         ToolCall {
-            name,
+            name: name.into(),
             parent,
             ended,
-            result,
+            result: false,
         }
     }
 }
