@@ -67,8 +67,8 @@ impl Interrupts {
                     let list = ev.get2("outcome", "interrupts").and_then(Value::as_array);
                     let mut ids: Vec<String> = vec![];
                     for it in list.into_iter().flatten() {
-                        let id = it.field("id").and_then(Value::as_str).unwrap_or("");
-                        let reason = it.field("reason").and_then(Value::as_str);
+                        let id = it.field_str("id").unwrap_or("");
+                        let reason = it.field_str("reason");
                         if id.is_empty() || reason == Some("") {
                             let what = if id.is_empty() { "id" } else { "reason" };
                             let msg = format!("interrupt '{id}' has an empty {what}");

@@ -273,10 +273,7 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
     // The outcome of an event of kind `k`.
     let outcome = |k| (ev.kind == Some(k)).then(|| ev.get("outcome")).flatten();
     if let Some(o) = outcome(EventType::SubagentFinished) {
-        let ot = o
-            .field("type")
-            .and_then(Value::as_str)
-            .unwrap_or("undefined");
+        let ot = o.field_str("type").unwrap_or("undefined");
         let ids = o.field("interruptIds");
         let why = if ot != "success" && ot != "suspended" {
             format!("with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}.")
@@ -301,7 +298,7 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
         .flatten()
         .find(|i| null(i.field("subagentRunId")))
     {
-        let id = i.field("id").and_then(Value::as_str).unwrap_or("");
+        let id = i.field_str("id").unwrap_or("");
         let msg = format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. {OMIT}");
         return err("AGX108", msg, &[id]);
     }
