@@ -38,10 +38,9 @@ impl Interrupts {
                 let Some(input) = ev.get("input") else {
                     return;
                 };
-                let resume: Vec<String> = (input.field("resume").and_then(Value::as_array))
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|r| Some(r.field("interruptId")?.as_str()?.to_string()))
+                let resume: Vec<String> = crate::text::list_of(input, "resume")
+                    .iter()
+                    .filter_map(|r| Some(r.field_str("interruptId")?.to_string()))
                     .collect();
                 // The ids of `a` not in `b`.
                 let absent = |a: &[String], b: &[String]| -> Vec<String> {

@@ -477,15 +477,9 @@ impl Observer for Checker {
         }
         self.flush_bad();
         if self.converted() {
-            let file = &rec.origin.file;
-            if !self
-                .records_of
-                .as_ref()
-                .is_some_and(|f| Arc::ptr_eq(f, file))
-                && self
-                    .records_of
-                    .replace(file.clone())
-                    .is_some_and(|f| f != *file)
+            let (file, last) = (&rec.origin.file, &mut self.records_of);
+            if !last.as_ref().is_some_and(|f| Arc::ptr_eq(f, file))
+                && last.replace(file.clone()).is_some_and(|f| f != *file)
             {
                 self.raw.new_file();
             }

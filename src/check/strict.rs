@@ -136,11 +136,7 @@ impl Strict {
                         a.is_some() && b.is_some() && a != b.as_deref()
                     };
                     if differs(thread, th) || differs(run, r) {
-                        let ids = [thread, run]
-                            .into_iter()
-                            .flatten()
-                            .map(String::from)
-                            .collect();
+                        let ids = thread.into_iter().chain(run).map(String::from).collect();
                         let (t, r0) = (thread.unwrap_or(""), run.unwrap_or(""));
                         let (th, r) = (th.as_deref().unwrap_or(""), r.as_deref().unwrap_or(""));
                         let msg = format!("RUN_FINISHED names thread '{t}' run '{r0}' but the run started as thread '{th}' run '{r}'");

@@ -110,16 +110,12 @@ pub fn render(report: &Report, base: &str) -> String {
 /// to the repository's files at the commit; `aguify check` makes them).
 pub fn render_linked(report: &Report, link: Link<'_>) -> String {
     let c = report.counts();
-    let failing = report
-        .files
-        .iter()
-        .filter(|f| f.counts().errors > 0)
-        .count();
+    let failing = report.files.iter().filter(|f| f.counts().errors > 0);
     let mut out = String::new();
     let files = count(report.files.len(), "file");
-    let head = match failing {
+    let head = match failing.count() {
         0 => format!("✅ {files} passing"),
-        _ => format!("❌ {failing} of {files} failing"),
+        failing => format!("❌ {failing} of {files} failing"),
     };
     let _ = writeln!(out, "### aguify check: {head} · {}\n", c.said());
     out.push_str("| file | verdict | events | errors | warnings |\n|---|---|--:|--:|--:|\n");
