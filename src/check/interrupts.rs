@@ -38,10 +38,9 @@ impl Interrupts {
                 let Some(input) = ev.get("input") else {
                     return;
                 };
-                let resume: Vec<String> = (input.field("resume").and_then(Value::as_array))
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|r| Some(r.field("interruptId")?.as_str()?.to_string()))
+                let resume: Vec<String> = crate::text::list_of(input, "resume")
+                    .iter()
+                    .filter_map(|r| Some(r.field_str("interruptId")?.to_string()))
                     .collect();
                 // The ids of `a` not in `b`.
                 let absent = |a: &[String], b: &[String]| -> Vec<String> {
@@ -67,8 +66,8 @@ impl Interrupts {
                     let list = ev.get2("outcome", "interrupts").and_then(Value::as_array);
                     let mut ids: Vec<String> = vec![];
                     for it in list.into_iter().flatten() {
-                        let id = it.field("id").and_then(Value::as_str).unwrap_or("");
-                        let reason = it.field("reason").and_then(Value::as_str);
+                        let id = it.field_str("id").unwrap_or("");
+                        let reason = it.field_str("reason");
                         if id.is_empty() || reason == Some("") {
                             let what = if id.is_empty() { "id" } else { "reason" };
                             let msg = format!("interrupt '{id}' has an empty {what}");

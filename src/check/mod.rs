@@ -284,14 +284,14 @@ pub struct FileReport {
 impl FileReport {
     /// A file that could not be opened or read: one AGX504 finding.
     pub fn unreadable(file: &str, why: &str, config: &Config) -> FileReport {
-        let mut ctx = Ctx::new(Arc::from(file), config.clone());
-        ctx.report("AGX504", vec![], format!("cannot read: {why}"));
+        let mut c = Checker::new(Arc::from(file), config.clone());
+        let why = format!("cannot read: {why}");
+        c.ctx.report("AGX504", vec![], why);
+        // Not a file of nothing known (AGX505): it was never read.
+        c.read.read = true;
         FileReport {
-            file: ctx.file,
-            findings: ctx.out,
-            rule_counts: ctx.tally.pop().map(|t| t.rules).unwrap_or_default(),
-            official_valid: true,
-            ..FileReport::default()
+            read: false,
+            ..c.into_report()
         }
     }
 
@@ -435,13 +435,12 @@ impl Observer for Checker {
     /// call ids AGX613; the other warnings (a `seq` out of order or reused) are the facts
     /// AGX602/AGX603 report already, so they are not told twice.
     fn warning(&mut self, origin: &Origin, message: &str) {
-        let rule = if message.starts_with("v3 `seq` is") {
-            "AGX610"
-        } else if message.starts_with(crate::pipeline::TIMESTAMP_WARNING) {
-            "AGX612"
-        } else if message.starts_with(crate::adapter::IDLESS_TOOLS_WARNING) {
-            "AGX613"
-        } else {
+        let rules = [
+            ("v3 `seq` is", "AGX610"),
+            (crate::pipeline::TIMESTAMP_WARNING, "AGX612"),
+            (crate::adapter::IDLESS_TOOLS_WARNING, "AGX613"),
+        ];
+        let Some(&(_, rule)) = rules.iter().find(|(p, _)| message.starts_with(p)) else {
             return;
         };
         self.ctx.at(origin, None);
@@ -478,15 +477,9 @@ impl Observer for Checker {
         }
         self.flush_bad();
         if self.converted() {
-            let file = &rec.origin.file;
-            if !self
-                .records_of
-                .as_ref()
-                .is_some_and(|f| Arc::ptr_eq(f, file))
-                && self
-                    .records_of
-                    .replace(file.clone())
-                    .is_some_and(|f| f != *file)
+            let (file, last) = (&rec.origin.file, &mut self.records_of);
+            if !last.as_ref().is_some_and(|f| Arc::ptr_eq(f, file))
+                && last.replace(file.clone()).is_some_and(|f| f != *file)
             {
                 self.raw.new_file();
             }

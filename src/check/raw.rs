@@ -139,11 +139,8 @@ impl Raw {
             "message-finish" | "error" => match self.messages.remove(ns) {
                 Some((id, blocks)) if !blocks.is_empty() => {
                     let what = if blocks.len() == 1 { "block" } else { "blocks" };
-                    let b: Vec<String> = blocks.into_iter().collect();
-                    let msg = format!(
-                        "message '{id}' finishes with {what} {} never finished",
-                        b.join(", ")
-                    );
+                    let b = blocks.into_iter().collect::<Vec<_>>().join(", ");
+                    let msg = format!("message '{id}' finishes with {what} {b} never finished");
                     ctx.report("AGX605", vec![id], msg);
                 }
                 Some(_) => {}

@@ -74,20 +74,13 @@ pub(crate) fn get(id: &str) -> &'static Rule {
 
 /// `--explain` text for a rule.
 pub fn explain(rule: &Rule) -> String {
-    format!(
-        "{} ({}): {}\n\n{}\n\nSpec: {}\nFix: {}\n{}",
-        rule.id,
-        rule.severity.as_str(),
-        rule.title,
-        rule.explanation,
-        rule.spec,
-        rule.fix,
-        if rule.official {
-            "The official @ag-ui/client 1.0 rejects streams with this finding.\n"
-        } else {
-            "The official @ag-ui/client 1.0 accepts these streams; aguify flags them.\n"
-        }
-    )
+    let (id, title, why, spec, fix) = (rule.id, rule.title, rule.explanation, rule.spec, rule.fix);
+    let sev = rule.severity.as_str();
+    let verdict = match rule.official {
+        true => "rejects streams with this finding.",
+        false => "accepts these streams; aguify flags them.",
+    };
+    format!("{id} ({sev}): {title}\n\n{why}\n\nSpec: {spec}\nFix: {fix}\nThe official @ag-ui/client 1.0 {verdict}\n")
 }
 
 #[cfg(test)]

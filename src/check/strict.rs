@@ -104,9 +104,7 @@ impl Strict {
             Some(EventType::ReasoningEnd) => {
                 let id = ev.s("messageId").unwrap_or("");
                 if !self.messages[1].0.is_empty() {
-                    let mut open: Vec<&String> = self.messages[1].0.values().collect();
-                    open.sort();
-                    let open = still("reasoning message", &open);
+                    let open = still("reasoning message", &sorted(self.messages[1].0.values()));
                     let msg = format!("reasoning span '{id}' ends while {open} still open");
                     ctx.report("AGX310", vec![id.to_string()], msg);
                 }
@@ -138,11 +136,7 @@ impl Strict {
                         a.is_some() && b.is_some() && a != b.as_deref()
                     };
                     if differs(thread, th) || differs(run, r) {
-                        let ids = [thread, run]
-                            .into_iter()
-                            .flatten()
-                            .map(String::from)
-                            .collect();
+                        let ids = thread.into_iter().chain(run).map(String::from).collect();
                         let (t, r0) = (thread.unwrap_or(""), run.unwrap_or(""));
                         let (th, r) = (th.as_deref().unwrap_or(""), r.as_deref().unwrap_or(""));
                         let msg = format!("RUN_FINISHED names thread '{t}' run '{r0}' but the run started as thread '{th}' run '{r}'");
@@ -280,17 +274,10 @@ impl Strict {
     }
 
     fn reasoning_left_open(&mut self, ctx: &mut Ctx, at: &str) {
-        let mut open: Vec<String> = self
-            .open_spans
-            .iter()
-            .chain(self.messages[1].0.values())
-            .cloned()
-            .collect();
+        let open = sorted(self.open_spans.iter().chain(self.messages[1].0.values()));
         if open.is_empty() {
             return;
         }
-        open.sort();
-        open.dedup();
         let msg = format!("reasoning left open at {at}: {}", open.join(", "));
         ctx.report("AGX310", open, msg);
         self.open_spans.clear();
@@ -312,6 +299,14 @@ impl Strict {
             self.reasoning_left_open(ctx, "the end of the stream");
         }
     }
+}
+
+/// `ids` sorted, each once.
+fn sorted<'a>(ids: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let mut v: Vec<String> = ids.cloned().collect();
+    v.sort();
+    v.dedup();
+    v
 }
 
 fn clip(s: &str) -> String {

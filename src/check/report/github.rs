@@ -10,17 +10,12 @@ pub fn render(report: &Report) -> String {
     for file in &report.files {
         let (shown, more) = report.shown(file);
         for f in shown {
-            let level = f.severity.as_str();
-            let mut props = format!("file={}", esc_prop(&f.file));
-            if f.line > 0 {
-                let _ = write!(props, ",line={}", f.line);
-            }
-            let _ = write!(props, ",title={}", esc_prop(f.rule));
-            let mut msg = f.message.clone();
-            if let Some(i) = f.event_index {
-                let _ = write!(msg, " (event #{i})");
-            }
-            let _ = writeln!(out, "::{level} {props}::{}", esc_data(&msg));
+            let (level, file, rule) = (f.severity.as_str(), esc_prop(&f.file), esc_prop(f.rule));
+            let line = (f.line > 0).then(|| format!(",line={}", f.line));
+            let event = f.event_index.map(|i| format!(" (event #{i})"));
+            let (line, event) = (line.unwrap_or_default(), event.unwrap_or_default());
+            let m = esc_data(&f.message);
+            let _ = writeln!(out, "::{level} file={file}{line},title={rule}::{m}{event}");
         }
         for (rule, n) in more {
             let _ = writeln!(
@@ -37,10 +32,6 @@ pub fn render(report: &Report) -> String {
     if let Some(m) = report.too_many_warnings() {
         let _ = writeln!(out, "::error title=aguify::{}", esc_data(&m));
     }
-    let _ = writeln!(
-        out,
-        "{}",
-        super::summary_line(report.counts(), report.files.len())
-    );
+    let _ = writeln!(out, "{}", report.summary());
     out
 }

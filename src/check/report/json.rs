@@ -8,7 +8,7 @@ use std::io;
 
 use serde_json::{json, Value};
 
-use super::{Finding, Report};
+use super::{Finding, Report, RuleCount};
 use crate::check::rules;
 
 /// The report document; fields in output order.
@@ -53,6 +53,11 @@ fn finding(f: &Finding) -> Row<'_> {
     }
 }
 
+/// Rule counts as an object: rule id → count.
+fn by_rule(counts: &[RuleCount]) -> BTreeMap<&str, u64> {
+    counts.iter().map(|r| (r.rule, r.count)).collect()
+}
+
 fn doc(report: &Report) -> Doc<'_> {
     let c = report.counts();
     let files: Vec<Value> = report
@@ -60,9 +65,6 @@ fn doc(report: &Report) -> Doc<'_> {
         .iter()
         .map(|f| {
             let n = f.counts();
-            let by_rule: BTreeMap<&str, u64> =
-                f.rule_counts.iter().map(|r| (r.rule, r.count)).collect();
-            let total: u64 = f.rule_counts.iter().map(|r| r.count).sum();
             json!({
                 "file": &*f.file,
                 "family": f.family.map(|x| x.name()),
@@ -71,13 +73,12 @@ fn doc(report: &Report) -> Doc<'_> {
                 "officialValid": f.read.then_some(f.official_valid),
                 "errors": n.errors,
                 "warnings": n.warnings,
-                "byRule": by_rule,
+                "byRule": by_rule(&f.rule_counts),
                 // Findings counted but not listed (more than `KEEP_PER_RULE` of a rule).
-                "omitted": total - f.findings.len() as u64,
+                "omitted": n.errors + n.warnings - f.findings.len() as u64,
             })
         })
         .collect();
-    let by_rule: BTreeMap<&str, u64> = report.by_rule().iter().map(|r| (r.rule, r.count)).collect();
     Doc {
         schema: "aguify-check/1",
         summary: json!({
@@ -85,7 +86,7 @@ fn doc(report: &Report) -> Doc<'_> {
             "errors": c.errors,
             "warnings": c.warnings,
             "officialInvalid": report.official_invalid(),
-            "byRule": by_rule,
+            "byRule": by_rule(&report.by_rule()),
             "maxWarnings": report.max_warnings,
             "tooManyWarnings": report.too_many_warnings(),
         }),

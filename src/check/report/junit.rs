@@ -1,7 +1,6 @@
 //! `--format junit`: one testcase per file (read: passes), and one per (file, rule) found,
 //! failed when the rule's findings are errors: a finding fails one testcase, never two.
 
-use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::Report;
@@ -23,18 +22,6 @@ pub fn esc(s: &str) -> String {
     o
 }
 
-fn body(fs: &[&Finding]) -> String {
-    let mut s = String::new();
-    for f in fs {
-        let _ = write!(s, "{}", f.file);
-        if f.line > 0 {
-            let _ = write!(s, ":{}", f.line);
-        }
-        let _ = writeln!(s, " {}[{}] {}", f.severity.as_str(), f.rule, f.message);
-    }
-    s
-}
-
 /// Every testcase's class: one word, not a dotted path (viewers split classnames on dots).
 const CLASSNAME: &str = "aguify-check";
 
@@ -49,21 +36,22 @@ pub fn render(report: &Report) -> String {
         let name = esc(&file.file);
         let case = format!("    <testcase classname=\"{CLASSNAME}\" name=\"{name}");
         let _ = writeln!(cases, "{case}\">\n    </testcase>");
-        let mut by_rule: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
-        for f in shown {
-            by_rule.entry(f.rule).or_default().push(f);
-        }
-        for (rule, fs) in by_rule {
-            let mut text = body(&fs);
-            if let Some((r, n)) = more.iter().find(|(r, _)| *r == rule) {
-                let _ = writeln!(text, "{}", super::more_line(*n, r, &file.file));
+        for r in &file.rule_counts {
+            let (rule, sev) = (r.rule, r.severity.as_str());
+            let fs: Vec<&Finding> = shown.iter().copied().filter(|f| f.rule == rule).collect();
+            let mut text = String::new();
+            for f in &fs {
+                let _ = writeln!(text, "{} {sev}[{rule}] {}", super::place(f), f.message);
+            }
+            if let Some((_, n)) = more.iter().find(|(m, _)| *m == rule) {
+                let _ = writeln!(text, "{}", super::more_line(*n, rule, &file.file));
             }
             let (text, title) = (esc(&text), esc(rules::get(rule).title));
             tests += 1;
             let _ = writeln!(cases, "{case} {rule} {title}\">");
-            if fs.iter().any(|f| f.severity == Severity::Error) {
+            if let Some(f) = fs.first().filter(|_| r.severity == Severity::Error) {
                 failures += 1;
-                let m = esc(&fs[0].message);
+                let m = esc(&f.message);
                 let _ = writeln!(
                     cases,
                     "      <failure message=\"{m}\" type=\"{rule}\">{text}</failure>"

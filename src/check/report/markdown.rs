@@ -60,15 +60,17 @@ pub fn target(base: &str, file: &str, line: u64) -> String {
 
 fn verdict(f: &FileReport) -> String {
     let c = f.counts();
-    let mut v = match (c.errors, c.warnings) {
-        (0, 0) => "✅ pass".to_string(),
-        (0, _) => "⚠️ warnings".to_string(),
-        _ => "❌ fail".to_string(),
+    let v = match (c.errors, c.warnings) {
+        (0, 0) => "✅ pass",
+        (0, _) => "⚠️ warnings",
+        _ => "❌ fail",
     };
-    if !f.official_valid {
-        v.push_str(" · the official client rejects it");
-    }
-    v
+    let rejects = if f.official_valid {
+        ""
+    } else {
+        " · the official client rejects it"
+    };
+    format!("{v}{rejects}")
 }
 
 /// Where a finding's `file:line` links to (`None`: no link).
@@ -80,10 +82,7 @@ fn finding_line(f: &Finding, link: Link<'_>) -> String {
         Severity::Warning => "⚠️",
     };
     let mut out = format!("- {icon} **{}** ", f.rule);
-    let place = code(&match f.line {
-        0 => f.file.to_string(),
-        n => format!("{}:{n}", f.file),
-    });
+    let place = code(&super::place(f));
     let linked = f.line > 0 && !f.file.is_empty() && &*f.file != "-";
     let _ = match linked.then(|| link(&f.file, f.line)).flatten() {
         Some(url) => write!(out, "[{place}]({url})"),
@@ -111,23 +110,14 @@ pub fn render(report: &Report, base: &str) -> String {
 /// to the repository's files at the commit; `aguify check` makes them).
 pub fn render_linked(report: &Report, link: Link<'_>) -> String {
     let c = report.counts();
-    let failing = report
-        .files
-        .iter()
-        .filter(|f| f.counts().errors > 0)
-        .count();
+    let failing = report.files.iter().filter(|f| f.counts().errors > 0);
     let mut out = String::new();
     let files = count(report.files.len(), "file");
-    let head = match failing {
+    let head = match failing.count() {
         0 => format!("✅ {files} passing"),
-        _ => format!("❌ {failing} of {files} failing"),
+        failing => format!("❌ {failing} of {files} failing"),
     };
-    let _ = writeln!(
-        out,
-        "### aguify check: {head} · {}, {}\n",
-        count(c.errors as usize, "error"),
-        count(c.warnings as usize, "warning")
-    );
+    let _ = writeln!(out, "### aguify check: {head} · {}\n", c.said());
     out.push_str("| file | verdict | events | errors | warnings |\n|---|---|--:|--:|--:|\n");
     for f in report.files.iter().take(MAX_FILES) {
         let (c, file, verdict) = (f.counts(), code(&f.file), verdict(f));

@@ -57,6 +57,11 @@ pub struct Counts {
 }
 
 impl Report {
+    /// The summary line of the whole report.
+    fn summary(&self) -> String {
+        summary_line(self.counts(), self.files.len())
+    }
+
     /// Every finding counted (shown or not).
     pub fn counts(&self) -> Counts {
         super::counts(self.files.iter().flat_map(|f| &f.rule_counts))
@@ -142,6 +147,14 @@ impl Report {
     }
 }
 
+/// Where a finding is: `file:line`, or the file alone for a finding about the whole file.
+pub fn place(f: &Finding) -> String {
+    match f.line {
+        0 => f.file.to_string(),
+        n => format!("{}:{n}", f.file),
+    }
+}
+
 /// "… and 497 more AGX303 in FILE".
 pub fn more_line(n: u64, rule: &str, file: &str) -> String {
     format!("… and {n} more {rule} in {file}")
@@ -149,10 +162,13 @@ pub fn more_line(n: u64, rule: &str, file: &str) -> String {
 
 /// The one-line summary shared by `check` and `convert`.
 pub fn summary_line(c: Counts, files: usize) -> String {
-    format!(
-        "{} checked: {}, {}",
-        count(files, "file"),
-        count(c.errors as usize, "error"),
-        count(c.warnings as usize, "warning")
-    )
+    format!("{} checked: {}", count(files, "file"), c.said())
+}
+
+impl Counts {
+    /// "2 errors, 1 warning".
+    fn said(self) -> String {
+        let (e, w) = (self.errors as usize, self.warnings as usize);
+        format!("{}, {}", count(e, "error"), count(w, "warning"))
+    }
 }

@@ -24,8 +24,7 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
         f.rule.to_string()
     };
     let mut loc = match (with_file, f.line) {
-        (true, 0) => printable(&f.file).into_owned(),
-        (true, n) => format!("{}:{n}", printable(&f.file)),
+        (true, _) => printable(&super::place(f)).into_owned(),
         (false, 0) => String::new(),
         (false, n) => n.to_string(),
     };
@@ -52,11 +51,7 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
 pub fn statistics(report: &Report) -> String {
     let mut out = String::new();
     rule_lines(&report.by_rule(), &mut out);
-    let _ = writeln!(
-        out,
-        "{}",
-        super::summary_line(report.counts(), report.files.len())
-    );
+    let _ = writeln!(out, "{}", report.summary());
     out
 }
 
@@ -114,7 +109,7 @@ pub fn render(report: &Report, color: bool) -> String {
     if let Some(m) = report.too_many_warnings() {
         let _ = writeln!(out, "{m}");
     }
-    let mut line = super::summary_line(report.counts(), report.files.len());
+    let mut line = report.summary();
     if clean > 0 && clean < report.files.len() {
         let _ = write!(line, " ({clean} clean)");
     }

@@ -167,7 +167,7 @@ impl V {
 
     /// A SUBAGENT_FINISHED `outcome`.
     fn sub_outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.field("type").and_then(Value::as_str) {
+        match val.field_str("type") {
             Some("success") => {}
             Some("suspended") => self.strings(p, val, "interruptIds"),
             _ => {
@@ -243,7 +243,7 @@ impl V {
         };
         for (i, op) in ops.iter().enumerate() {
             let ip = P::Idx(&p, i);
-            let kind = op.field("op").and_then(Value::as_str);
+            let kind = op.field_str("op");
             let needs: &[&str] = match kind {
                 Some("add" | "replace" | "test") => &["path", "value"],
                 Some("remove") => &["path"],
@@ -279,7 +279,7 @@ impl V {
     }
 
     fn part(&mut self, p: P<'_>, part: &Value) {
-        match part.field("type").and_then(Value::as_str) {
+        match part.field_str("type") {
             Some("text") => {
                 if !part.field("text").is_some_and(Value::is_string) {
                     let msg = "a text part needs a string `text`";
@@ -290,7 +290,7 @@ impl V {
                 let src = part.field("source");
                 let ok = src.is_some_and(|s| {
                     let v = s.field("value").is_some_and(Value::is_string);
-                    match s.field("type").and_then(Value::as_str) {
+                    match s.field_str("type") {
                         Some("data") => v && s.field("mimeType").is_some_and(Value::is_string),
                         Some("url" | "file") => v,
                         _ => false,
@@ -312,7 +312,7 @@ impl V {
     }
 
     fn outcome(&mut self, p: P<'_>, val: &Value) {
-        match val.field("type").and_then(Value::as_str) {
+        match val.field_str("type") {
             Some("success") => self.strings(p, val, "pendingToolCallIds"),
             Some("cancelled") => {}
             Some("interrupt") => match val.field("interrupts").and_then(Value::as_array) {
@@ -376,7 +376,7 @@ impl V {
             ("subagentRunId", Str, "ooooooo"),
             ("metadata", Object, "ooooooo"),
         ];
-        let role = m.field("role").and_then(Value::as_str);
+        let role = m.field_str("role");
         const ROLES: [&str; 7] = [
             "developer",
             "system",
@@ -411,7 +411,7 @@ impl V {
                 let s = |o: Option<&Value>, k| o.and_then(|o| o.field(k)).is_some_and(Value::is_string);
                 let f = c.field("function");
                 if !(s(Some(c), "id")
-                    && c.field("type").and_then(Value::as_str) == Some("function")
+                    && c.field_str("type") == Some("function")
                     && s(f, "name")
                     && s(f, "arguments"))
                 {

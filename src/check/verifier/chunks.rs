@@ -193,10 +193,7 @@ fn content(kind: &'static Life, ev: &Ev<'_>, id: &str, lane: &Option<String>) ->
     if !(ev.has("delta") || ev.has("rawEvent") || ev.has("metadata")) {
         return None;
     }
-    let delta = ev
-        .get("delta")
-        .cloned()
-        .unwrap_or(Value::String(String::new()));
+    let delta = ev.get("delta").cloned().unwrap_or("".into());
     let pairs = [(kind.id, Value::String(id.into())), ("delta", delta)];
     Some((Some(synth(kind.content, &pairs, lane)), false))
 }

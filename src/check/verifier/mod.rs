@@ -151,10 +151,7 @@ impl Client {
         {
             let open = self.verify.open_items();
             if !open.is_empty() {
-                let ids: Vec<String> = open
-                    .iter()
-                    .flat_map(|(_, ids)| ids.iter().cloned())
-                    .collect();
+                let ids: Vec<String> = open.iter().flat_map(|o| o.1.clone()).collect();
                 let what: Vec<&str> = open.iter().map(|(w, _)| *w).collect();
                 let (what, list) = (what.join(", "), ids.join(", "));
                 let msg = format!("the run is interrupted while {what} are still open: {list}");

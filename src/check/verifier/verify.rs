@@ -9,6 +9,7 @@ use crate::agui::{EventType, Msg};
 use crate::check::ev::Src;
 use crate::check::strict::id_hash as h;
 use crate::json::Field;
+use crate::text::list_of;
 
 /// The owner (subagent run; `None`: the parent agent) of each id of one entity kind, by id
 /// hash, retained for the run after the item closes, as the client keeps them: a reopen or a
@@ -273,35 +274,24 @@ fn optional_nulls(ev: &Ev<'_>, t: &str) -> VResult {
     // The outcome of an event of kind `k`.
     let outcome = |k| (ev.kind == Some(k)).then(|| ev.get("outcome")).flatten();
     if let Some(o) = outcome(EventType::SubagentFinished) {
-        let ot = o
-            .field("type")
-            .and_then(Value::as_str)
-            .unwrap_or("undefined");
+        let ot = o.field_str("type").unwrap_or("undefined");
         let ids = o.field("interruptIds");
-        let why = if ot != "success" && ot != "suspended" {
-            format!("with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}.")
-        } else if null(ids) {
-            format!("with 'outcome.interruptIds: null'. {OMIT}")
-        } else if ids
-            .and_then(Value::as_array)
-            .is_some_and(|a| a.iter().any(|x| !x.is_string()))
-        {
-            "with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings.".into()
-        } else {
-            String::new()
+        let why = match ids {
+            _ if ot != "success" && ot != "suspended" => format!("with outcome type '{ot}'. The outcome is either {{ type: \"success\" }} or {{ type: \"suspended\" }}."),
+            Some(Value::Null) => format!("with 'outcome.interruptIds: null'. {OMIT}"),
+            Some(Value::Array(a)) if a.iter().any(|x| !x.is_string()) => {
+                "with a non-string entry in 'outcome.interruptIds'. Interrupt ids are strings.".into()
+            }
+            _ => String::new(),
         };
         if !why.is_empty() {
             return err("AGX107", format!("Cannot send '{t}' {why}"), &[]);
         }
     }
-    let interrupts =
-        outcome(EventType::RunFinished).and_then(|o| o.field("interrupts")?.as_array());
-    if let Some(i) = interrupts
-        .into_iter()
-        .flatten()
-        .find(|i| null(i.field("subagentRunId")))
-    {
-        let id = i.field("id").and_then(Value::as_str).unwrap_or("");
+    let finished = outcome(EventType::RunFinished);
+    let interrupts = finished.map_or(&[][..], |o| list_of(o, "interrupts"));
+    if let Some(i) = interrupts.iter().find(|i| null(i.field("subagentRunId"))) {
+        let id = i.field_str("id").unwrap_or("");
         let msg = format!("Cannot send 'RUN_FINISHED' with an interrupt (id '{id}') carrying 'subagentRunId: null'. {OMIT}");
         return err("AGX108", msg, &[id]);
     }
