@@ -118,26 +118,22 @@ impl TimelineBuilder {
             }
             Event::SubagentFinished {
                 subagent_run_id: id,
-                outcome,
                 ..
-            } => {
-                let key = format!("subagent {id}");
-                let shown = if outcome["type"] == "suspended" {
-                    let ids = list_of(outcome, "interruptIds").iter();
-                    let ids: Vec<&str> = ids.filter_map(Value::as_str).collect();
-                    format!("{key} suspended at interrupt {}", ids.join(", "))
-                } else {
-                    key.clone()
-                };
-                self.step_end(ev, &key, shown, at)
             }
-            Event::SubagentError {
+            | Event::SubagentError {
                 subagent_run_id: id,
-                message,
                 ..
             } => {
                 let key = format!("subagent {id}");
-                let shown = format!("{key} failed: {message}");
+                let shown = match ev {
+                    Event::SubagentError { message, .. } => format!("{key} failed: {message}"),
+                    Event::SubagentFinished { outcome, .. } if outcome["type"] == "suspended" => {
+                        let ids = list_of(outcome, "interruptIds").iter();
+                        let ids: Vec<&str> = ids.filter_map(Value::as_str).collect();
+                        format!("{key} suspended at interrupt {}", ids.join(", "))
+                    }
+                    _ => key.clone(),
+                };
                 self.step_end(ev, &key, shown, at)
             }
             _ => {}
@@ -385,13 +381,7 @@ impl TimelineBuilder {
                 args: text,
                 ..ToolCall::default()
             }),
-            _ => Line::Text {
-                id,
-                role: named.unwrap_or(Role::Assistant.as_str()).to_string(),
-                text,
-                encrypted: 0,
-                cut: false,
-            },
+            _ => text_line(id, named, text, 0),
         };
         let i = self.push(kind, line, self.depth_content(), at, false);
         self.open.spans.insert(key, i);
@@ -436,13 +426,7 @@ impl TimelineBuilder {
         });
         let Some(i) = found else {
             let depth = self.depth_content();
-            let line = Line::Text {
-                id: eid,
-                role: Role::Assistant.as_str().into(),
-                text: String::new(),
-                encrypted: 1,
-                cut: false,
-            };
+            let line = text_line(eid, None, String::new(), 1);
             self.push(Kind::Reasoning, line, depth, at, true);
             self.count(|r| r.reasoning += 1);
             return;
@@ -515,5 +499,16 @@ impl TimelineBuilder {
             detail,
         };
         self.push(Kind::Other, line, depth, at, true);
+    }
+}
+
+/// A message's or reasoning block's line (by the assistant unless `role` says otherwise).
+fn text_line(id: String, role: Option<&str>, text: String, encrypted: usize) -> Line {
+    Line::Text {
+        id,
+        role: role.unwrap_or(Role::Assistant.as_str()).to_string(),
+        text,
+        encrypted,
+        cut: false,
     }
 }
