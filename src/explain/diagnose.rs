@@ -113,14 +113,7 @@ pub(super) fn explain_run(
         }),
         _ => None,
     });
-    let steps: Vec<&str> = entries
-        .iter()
-        .filter_map(|e| match &e.line {
-            Line::StepStart { name, .. } => Some(name.as_str()),
-            _ => None,
-        })
-        .collect();
-    let (cause, hint) = advice(&code, &message, &steps, &open, nearest.as_ref());
+    let (cause, hint) = advice(&code, &message, entries, &open, nearest.as_ref());
     Explanation {
         run: i,
         file: run.origin.file.clone(),
@@ -230,13 +223,17 @@ fn recursion_key(message: &str) -> &'static str {
     }
 }
 
-/// The two nodes that ran most often, in order of first appearance: the likely loop.
-fn loop_nodes<'a>(steps: &[&'a str]) -> Vec<(&'a str, usize)> {
+/// The two nodes (steps started) that ran most often, in order of first appearance: the
+/// likely loop.
+fn loop_nodes(entries: &[Entry]) -> Vec<(&str, usize)> {
     let mut counts: Vec<(&str, usize)> = Vec::new();
-    for s in steps {
-        match counts.iter_mut().find(|(n, _)| n == s) {
+    for e in entries {
+        let Line::StepStart { name, .. } = &e.line else {
+            continue;
+        };
+        match counts.iter_mut().find(|(n, _)| n == name) {
             Some(c) => c.1 += 1,
-            None => counts.push((s, 1)),
+            None => counts.push((name, 1)),
         }
     }
     let mut top = counts.clone();
@@ -250,7 +247,7 @@ fn loop_nodes<'a>(steps: &[&'a str]) -> Vec<(&'a str, usize)> {
 fn advice(
     code: &str,
     message: &str,
-    steps: &[&str],
+    entries: &[Entry],
     open: &[OpenSpan],
     nearest: Option<&Signal>,
 ) -> (String, String) {
@@ -269,7 +266,7 @@ fn advice(
     };
     match code {
         error_code::GRAPH_STEP_LIMIT => {
-            let nodes = loop_nodes(steps);
+            let nodes = loop_nodes(entries);
             let loop_text = match nodes.as_slice() {
                 [(a, na), (b, nb)] => format!(
                     "find the loop between nodes `{a}` ({}) and `{b}` ({}): the condition that should route to END never holds",

@@ -226,9 +226,7 @@ impl TimelineBuilder {
                     });
                     let at = At::new(None, &origin);
                     let idx = self.push(Kind::Other, Line::Notes, 0, at, true);
-                    if let Some(e) = self.entries.get_mut(idx) {
-                        e.notes.push(n);
-                    }
+                    self.entries[idx].notes.push(n);
                 }
             }
         }

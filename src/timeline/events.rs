@@ -118,26 +118,22 @@ impl TimelineBuilder {
             }
             Event::SubagentFinished {
                 subagent_run_id: id,
-                outcome,
                 ..
-            } => {
-                let key = format!("subagent {id}");
-                let shown = if outcome["type"] == "suspended" {
-                    let ids = list_of(outcome, "interruptIds").iter();
-                    let ids: Vec<&str> = ids.filter_map(Value::as_str).collect();
-                    format!("{key} suspended at interrupt {}", ids.join(", "))
-                } else {
-                    key.clone()
-                };
-                self.step_end(ev, &key, shown, at)
             }
-            Event::SubagentError {
+            | Event::SubagentError {
                 subagent_run_id: id,
-                message,
                 ..
             } => {
                 let key = format!("subagent {id}");
-                let shown = format!("{key} failed: {message}");
+                let shown = match ev {
+                    Event::SubagentError { message, .. } => format!("{key} failed: {message}"),
+                    Event::SubagentFinished { outcome, .. } if outcome["type"] == "suspended" => {
+                        let ids = list_of(outcome, "interruptIds").iter();
+                        let ids: Vec<&str> = ids.filter_map(Value::as_str).collect();
+                        format!("{key} suspended at interrupt {}", ids.join(", "))
+                    }
+                    _ => key.clone(),
+                };
                 self.step_end(ev, &key, shown, at)
             }
             _ => {}
@@ -286,20 +282,19 @@ impl TimelineBuilder {
 
     /// A custom, raw or activity event, or one of no AG-UI type.
     fn on_other_event(&mut self, ev: &Event, at: At) {
-        match ev {
-            Event::Custom { name, value, .. } => self.custom(name, value, at),
-            Event::Raw { event, .. } => self.other(ev, compact(event), at),
+        let detail = match ev {
+            Event::Custom { name, value, .. } => return self.custom(name, value, at),
+            Event::Raw { event, .. } => compact(event),
             Event::ActivitySnapshot { activity_type, .. }
-            | Event::ActivityDelta { activity_type, .. } => {
-                self.other(ev, activity_type.clone(), at)
-            }
+            | Event::ActivityDelta { activity_type, .. } => activity_type.clone(),
             // An event the schema rejects, or of no AG-UI type.
             Event::Passthrough(v) => {
                 let detail = str_of(v, "activityType").or_else(|| str_of(v, "messageId"));
-                self.other(ev, detail.unwrap_or_default(), at)
+                detail.unwrap_or_default()
             }
-            _ => {}
-        }
+            _ => return,
+        };
+        self.other(Kind::Other, self.depth_content(), ev, detail, at);
     }
 
     /// A `RUN_FINISHED`'s outcome; an interrupt's each get a line.
@@ -347,13 +342,8 @@ impl TimelineBuilder {
     fn step_end(&mut self, ev: &Event, name: &str, shown: String, at: At) {
         let pos = self.open.steps.iter().rposition(|(n, _)| n == name);
         let Some(pos) = pos else {
-            let depth = self.depth_step();
-            let line = Line::Other {
-                what: ev.type_name().to_ascii_lowercase(),
-                detail: format!("{name} (never started)"),
-            };
-            self.push(Kind::Step, line, depth, at, true);
-            return;
+            let detail = format!("{name} (never started)");
+            return self.other(Kind::Step, self.depth_step(), ev, detail, at);
         };
         let (_, start) = self.open.steps.remove(pos);
         if let Line::StepStart { finished, .. } = self.touch(start, at) {
@@ -385,13 +375,7 @@ impl TimelineBuilder {
                 args: text,
                 ..ToolCall::default()
             }),
-            _ => Line::Text {
-                id,
-                role: named.unwrap_or(Role::Assistant.as_str()).to_string(),
-                text,
-                encrypted: 0,
-                cut: false,
-            },
+            _ => text_line(id, named, text, 0),
         };
         let i = self.push(kind, line, self.depth_content(), at, false);
         self.open.spans.insert(key, i);
@@ -436,13 +420,7 @@ impl TimelineBuilder {
         });
         let Some(i) = found else {
             let depth = self.depth_content();
-            let line = Line::Text {
-                id: eid,
-                role: Role::Assistant.as_str().into(),
-                text: String::new(),
-                encrypted: 1,
-                cut: false,
-            };
+            let line = text_line(eid, None, String::new(), 1);
             self.push(Kind::Reasoning, line, depth, at, true);
             self.count(|r| r.reasoning += 1);
             return;
@@ -508,12 +486,20 @@ impl TimelineBuilder {
         self.push(Kind::Custom, line, depth, at, true);
     }
 
-    fn other(&mut self, ev: &Event, detail: String, at: At) {
-        let depth = self.depth_content();
-        let line = Line::Other {
-            what: ev.type_name().to_ascii_lowercase(),
-            detail,
-        };
-        self.push(Kind::Other, line, depth, at, true);
+    /// A line of an event's type (lower case) and `detail`.
+    fn other(&mut self, kind: Kind, depth: usize, ev: &Event, detail: String, at: At) {
+        let what = ev.type_name().to_ascii_lowercase();
+        self.push(kind, Line::Other { what, detail }, depth, at, true);
+    }
+}
+
+/// A message's or reasoning block's line (by the assistant unless `role` says otherwise).
+fn text_line(id: String, role: Option<&str>, text: String, encrypted: usize) -> Line {
+    Line::Text {
+        id,
+        role: role.unwrap_or(Role::Assistant.as_str()).to_string(),
+        text,
+        encrypted,
+        cut: false,
     }
 }

@@ -225,7 +225,7 @@ impl Renderer {
                     v.push(seg(Paint::Dim, "(no text)"));
                 } else {
                     v.push(preview(Paint::Kind(k), quote(text)));
-                    detail(&mut v, Paint::Dim, chars(text));
+                    detail(&mut v, Paint::Dim, count(text.chars().count(), "char"));
                 }
                 if *encrypted > 0 {
                     detail(&mut v, Paint::Dim, count(*encrypted, "encrypted value"));
@@ -395,10 +395,6 @@ fn push_duration(v: &mut Vec<Segment>, e: &Entry) {
     if let Some(d) = e.duration_ms() {
         detail(v, Paint::Dim, ms(d));
     }
-}
-
-fn chars(text: &str) -> String {
-    count(text.chars().count(), "char")
 }
 
 /// A duration: `850ms`, `1.250s`.

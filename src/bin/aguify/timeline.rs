@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use aguify::adapter::Disposition;
 use aguify::agui::Event;
-use aguify::check::{self, Checker, Finding};
+use aguify::check::{self, report::more_line, Checker, Finding};
 use aguify::explain::V3View;
 use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
@@ -91,11 +91,7 @@ impl<W: Write> Printer<W> {
                     origin: at.clone(),
                     rule: r.rule.to_string(),
                     severity: r.severity,
-                    message: aguify::check::report::more_line(
-                        r.count - SHOW_PER_RULE,
-                        r.rule,
-                        &t.file,
-                    ),
+                    message: more_line(r.count - SHOW_PER_RULE, r.rule, &t.file),
                 });
             }
         }
