@@ -33,65 +33,42 @@ pub fn whole_call(
     super::content::call_chunk(message_id, format!("call{i}"), Some(id), Some(name), args)
 }
 
-/// What the complete form adds to what streamed.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Rest<'a> {
-    /// Nothing is missing.
-    Complete,
-    /// This is missing after what streamed.
-    Suffix(&'a str),
-    /// What streamed is not a beginning of the complete form. Text a client has received
-    /// cannot be taken back: appending anything would only corrupt it, so nothing is added
-    /// (the complete message still reaches the client in MESSAGES_SNAPSHOT).
-    Diverged,
-}
-
-impl<'a> Rest<'a> {
-    /// `rest` is missing (nothing when empty).
-    fn after(rest: &'a str) -> Self {
-        match rest {
-            "" => Rest::Complete,
-            rest => Rest::Suffix(rest),
-        }
-    }
-}
-
-/// The answer text missing after `streamed`, of the message whose complete text is `complete`.
-pub fn text<'a>(streamed: &str, complete: &'a str) -> Rest<'a> {
+/// The answer text missing after `streamed`, of the message whose complete text is `complete`
+/// (`""`: nothing is missing). `None` when what streamed is not a beginning of the complete
+/// form: text a client has received cannot be taken back, and appending anything would only
+/// corrupt it, so nothing is added (the complete message still reaches the client in
+/// MESSAGES_SNAPSHOT).
+pub fn text<'a>(streamed: &str, complete: &'a str) -> Option<&'a str> {
     match complete.strip_prefix(streamed) {
-        Some(rest) => Rest::after(rest),
         // The complete form has no text where the stream had some (content only in blocks
         // aguify does not read as text): nothing to add.
-        None if complete.is_empty() => Rest::Complete,
-        None => Rest::Diverged,
+        None if complete.is_empty() => Some(""),
+        rest => rest,
     }
 }
 
-/// The argument text missing after `sent`, of a call whose complete arguments are `full`. The two
-/// may be spaced differently (Python streams `{"city": "Pa`, a finish's args object is written
-/// `{"city":"Paris"}`): whitespace outside strings is skipped on both sides.
-pub fn args<'a>(sent: &str, full: &'a str) -> Rest<'a> {
+/// The argument text missing after `sent`, of a call whose complete arguments are `full`
+/// (`None` when they diverge, as for [`text`]). The two may be spaced differently (Python
+/// streams `{"city": "Pa`, a finish's args object is written `{"city":"Paris"}`): whitespace
+/// outside strings is skipped on both sides.
+pub fn args<'a>(sent: &str, full: &'a str) -> Option<&'a str> {
     if let Some(rest) = full.strip_prefix(sent) {
-        return Rest::after(rest);
+        return Some(rest);
     }
     if let (Ok(a), Ok(b)) = (
         serde_json::from_str::<Value>(sent),
         serde_json::from_str::<Value>(full),
     ) {
-        return if a == b {
-            Rest::Complete
-        } else {
-            Rest::Diverged
-        };
+        return (a == b).then_some("");
     }
     let mut f = significant(full);
     for c in significant(sent) {
         if f.next().map(|(_, d)| d) != Some(c.1) {
-            return Rest::Diverged;
+            return None;
         }
     }
     // All of `sent` matched: the rest of `full` completes it.
-    Rest::after(&full[f.next().map_or(full.len(), |(at, _)| at)..])
+    Some(&full[f.next().map_or(full.len(), |(at, _)| at)..])
 }
 
 /// The characters of a JSON text with their offsets, skipping whitespace outside strings.
@@ -118,27 +95,27 @@ mod tests {
 
     #[test]
     fn the_rest_of_a_text() {
-        assert_eq!(text("It is", "It is sunny."), Rest::Suffix(" sunny."));
-        assert_eq!(text("", "It is sunny."), Rest::Suffix("It is sunny."));
-        assert_eq!(text("It is sunny.", "It is sunny."), Rest::Complete);
-        assert_eq!(text("It is", ""), Rest::Complete);
-        assert_eq!(text("It was", "It is sunny."), Rest::Diverged);
+        assert_eq!(text("It is", "It is sunny."), Some(" sunny."));
+        assert_eq!(text("", "It is sunny."), Some("It is sunny."));
+        assert_eq!(text("It is sunny.", "It is sunny."), Some(""));
+        assert_eq!(text("It is", ""), Some(""));
+        assert_eq!(text("It was", "It is sunny."), None);
     }
 
     #[test]
     fn the_rest_of_arguments() {
-        let missing = Rest::Suffix;
+        let missing = Some;
         assert_eq!(args("", "{}"), missing("{}"));
         assert_eq!(args("{\"a\"", "{\"a\":1}"), missing(":1}"));
-        assert_eq!(args("{\"a\": 1}", "{\"a\":1}"), Rest::Complete);
-        assert_eq!(args("{\"a\":1}", "{\"a\":1}"), Rest::Complete);
+        assert_eq!(args("{\"a\": 1}", "{\"a\":1}"), Some(""));
+        assert_eq!(args("{\"a\":1}", "{\"a\":1}"), Some(""));
         // Spacing differs, and a string holding spaces and an escaped quote.
         assert_eq!(
             args("{\"q\": \"a \\\" b", "{\"q\":\"a \\\" bc\", \"n\":1}"),
             missing("c\", \"n\":1}")
         );
-        assert_eq!(args("{\"q\": \"a b", "{\"q\":\"ab\"}"), Rest::Diverged);
-        assert_eq!(args("{\"a\": 2}", "{\"a\":1}"), Rest::Diverged);
+        assert_eq!(args("{\"q\": \"a b", "{\"q\":\"ab\"}"), None);
+        assert_eq!(args("{\"a\": 2}", "{\"a\":1}"), None);
         assert_eq!(args("{\"a\": 1", "{\"a\":12}"), missing("2}"));
     }
 }

@@ -125,7 +125,6 @@ impl V2Adapter {
         output: &Value,
         out: &mut Vec<ModelEvent>,
     ) {
-        use completion::Rest;
         let Some(m) = self.run.models.get_mut(run_id) else {
             return;
         };
@@ -133,12 +132,12 @@ impl V2Adapter {
         let first = out.len();
         if let Some(complete) = text {
             match completion::text(&std::mem::take(&mut m.text), complete) {
-                Rest::Suffix(rest) => out.push(ModelEvent::TextDelta {
+                Some("") => {}
+                Some(rest) => out.push(ModelEvent::TextDelta {
                     message_id: message_id.to_string(),
                     text: rest.to_string(),
                 }),
-                Rest::Diverged => diverged.push("text".to_string()),
-                Rest::Complete => {}
+                None => diverged.push("text".to_string()),
             }
         }
         let streamed: Vec<(String, Option<String>, String)> = (m.calls.iter_mut())
@@ -159,20 +158,16 @@ impl V2Adapter {
                 .find(|c| c.field_str("id") == Some(&id));
             let raw = raw.and_then(|c| c.field_str("args"));
             let mut forms = raw.into_iter().chain(std::iter::once(args.as_str()));
-            let rest = forms.find_map(|f| match completion::args(sent, f) {
-                Rest::Diverged => None,
-                rest => Some(rest),
-            });
-            match rest.unwrap_or(Rest::Diverged) {
-                Rest::Suffix(rest) => out.push(content::call_chunk(
+            match forms.find_map(|f| completion::args(sent, f)) {
+                Some("") => {}
+                Some(rest) => out.push(content::call_chunk(
                     message_id,
                     index.clone(),
                     None,
                     None,
                     rest.to_string(),
                 )),
-                Rest::Diverged => diverged.push(format!("the arguments of call {id}")),
-                Rest::Complete => {}
+                None => diverged.push(format!("the arguments of call {id}")),
             }
         }
         if !diverged.is_empty() {

@@ -5,7 +5,7 @@ use crate::json::Field;
 use serde_json::Value;
 
 use super::{FastIds, V3Adapter};
-use crate::adapter::completion::{self, Rest};
+use crate::adapter::completion;
 use crate::adapter::content::Block as Content;
 use crate::adapter::content::{block_events, block_key, call_chunk, read_block};
 use crate::adapter::content::{reasoning, unwrap_non_standard};
@@ -425,10 +425,9 @@ fn block_finish(
 /// was emitted. JS OpenAI reasoning finishes with the text "undefinedundefined…": not text.
 fn missing_tail<'a>(emitted: &str, full: &'a str) -> &'a str {
     let js_undefined = full.len() % 9 == 0 && full.as_bytes().chunks(9).all(|c| c == b"undefined");
-    match full.strip_prefix(emitted) {
-        Some(rest) if !js_undefined => rest,
-        _ => "",
-    }
+    completion::text(emitted, full)
+        .filter(|_| !js_undefined)
+        .unwrap_or("")
 }
 
 /// A tool call block's finish: the args not streamed before it are emitted now (all of them
@@ -454,9 +453,8 @@ fn tool_finish(
     let mut warning = None;
     let rest = match full {
         Some(full) => match completion::args(&block.emitted, &full) {
-            Rest::Suffix(rest) => Some(rest.to_string()),
-            Rest::Complete => None,
-            Rest::Diverged => {
+            Some(rest) => Some(rest.to_string()).filter(|r| !r.is_empty()),
+            None => {
                 warning = Some(format!(
                     "tool call '{id}': the args at its finish ({full}) differ from the args \
                      streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
