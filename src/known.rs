@@ -2,13 +2,17 @@
 //! (a CSV, a binary file, an empty file, a JSON array, the wrong `--from`) is named with why,
 //! and the command exits 2 (`check` says it as an AGX505 finding).
 
+use std::io;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
 
 use crate::adapter::{classify, Disposition, Family};
+use crate::agui::Event;
 use crate::error::{BadLine, Reason};
 use crate::input::{Origin, Record};
+use crate::model::ModelEvent;
+use crate::pipeline::Observer;
 
 /// One input file: whether a record of a known form was read, whether a bad line was a JSON
 /// array (for the `jq` hint), and the first record of another form than `--from` asks for
@@ -111,5 +115,35 @@ impl Known {
     pub fn unread_files(&self) -> impl Iterator<Item = (&str, String)> {
         let unread = self.files.iter().filter(|(_, f)| !f.read);
         unread.map(|(name, f)| (&**name, f.why(name)))
+    }
+}
+
+/// An observer that also keeps [`Known`]: `Watch(known, inner)` tells [`Known`] of each
+/// record and bad line before `inner`, and passes everything else on to `inner`.
+pub struct Watch<'a, O: Observer>(pub Known, pub &'a mut O);
+
+impl<O: Observer> Observer for Watch<'_, O> {
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
+        self.0.record(rec, disposition);
+        self.1.record(rec, disposition)
+    }
+    fn bad_line(&mut self, origin: &Origin, message: &BadLine) {
+        self.0.bad_line(origin, message);
+        self.1.bad_line(origin, message)
+    }
+    fn warning(&mut self, origin: &Origin, message: &str) {
+        self.1.warning(origin, message)
+    }
+    fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
+        self.1.model(ev, origin)
+    }
+    fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
+        self.1.event(ev, origin)
+    }
+    fn input_idle(&mut self) -> io::Result<()> {
+        self.1.input_idle()
+    }
+    fn end_of_file(&mut self, file: &str) -> io::Result<()> {
+        self.1.end_of_file(file)
     }
 }

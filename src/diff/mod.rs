@@ -14,11 +14,10 @@ use std::io::{self, BufRead, Read};
 use std::sync::mpsc;
 use std::sync::Arc;
 
-use crate::adapter::Disposition;
 use crate::agui::Event;
 use crate::error::Error;
-use crate::input::{Origin, Record};
-use crate::known::Known;
+use crate::input::Origin;
+use crate::known::{Known, Watch};
 use crate::pipeline::{self, Input, Observer};
 
 pub use crate::leaf::{self, Item, Run};
@@ -96,17 +95,17 @@ pub fn read_side(
         conv: Conversation::new(exact),
         out,
         bad: Vec::new(),
-        known: Known::new(&names),
     };
-    let result = pipeline::run(inputs, opts, &mut reader);
+    let mut watch = Watch(Known::new(&names), &mut reader);
+    let result = pipeline::run(inputs, opts, &mut watch);
     if let Err(Error::Strict(_)) = &result {
         // `--strict` stops at a bad line: it is told before the stop.
-        reader.flush_bad().map_err(Error::Output)?;
+        watch.1.flush_bad().map_err(Error::Output)?;
     }
     result?;
     // A file of which nothing is of a known form (empty, binary, a CSV, the wrong `--from`)
     // is no conversation: an empty golden or "equal: 0 runs" would be a lie.
-    if let Some((file, why)) = reader.known.unread_files().next() {
+    if let Some((file, why)) = watch.0.unread_files().next() {
         return Err(invalid(file, why));
     }
     // The input ended: the lines still held, then the open run, if any.
@@ -203,8 +202,6 @@ struct Reader<'a> {
     conv: Conversation,
     out: &'a mut dyn FnMut(Item) -> io::Result<()>,
     bad: Vec<Item>,
-    /// Which files held a record of a known form.
-    known: Known,
 }
 
 impl Reader<'_> {
@@ -217,12 +214,7 @@ impl Reader<'_> {
 }
 
 impl Observer for Reader<'_> {
-    fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        self.known.record(rec, disposition);
-    }
-
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
-        self.known.bad_line(origin, message);
         self.bad.push(Item::Bad {
             origin: origin.clone(),
             message: message.to_string(),

@@ -9,6 +9,7 @@ use aguify::agui::Event;
 use aguify::check::{self, report::more_line, Checker, Finding};
 use aguify::explain::V3View;
 use aguify::input::{Origin, Record};
+use aguify::known::{Known, Watch};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::text::count;
@@ -32,8 +33,6 @@ struct Printer<W: Write> {
     /// The checker (one for all input files: one thread, as in `convert`), unless
     /// `--no-check`.
     checker: Option<Checker>,
-    /// Which inputs held a record of a known form; the last bad line (for `--strict`).
-    known: aguify::known::Known,
     /// `--no-check`: bad lines left out (the checker tells bad lines otherwise).
     bad_left_out: u64,
 }
@@ -110,7 +109,6 @@ impl<W: Write> Printer<W> {
 
 impl<W: Write> Observer for Printer<W> {
     fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        self.known.record(rec, disposition);
         // Once said, it stays said: a record after the root's end (a `custom` event that
         // LangGraph.js writes after `lifecycle completed`) does not reopen the run.
         if self.stop_at_end.is_some() && !self.raw_run_ended {
@@ -121,7 +119,6 @@ impl<W: Write> Observer for Printer<W> {
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
-        self.known.bad_line(origin, message);
         // Told once: as the checker's finding (its rule, line and why), or as an entry of its own.
         if self.checker.is_some() {
             self.check(|c| c.bad_line(origin, message));
@@ -203,16 +200,17 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             };
             Checker::new(names.first().cloned().unwrap_or(Arc::from("-")), config)
         }),
-        known: aguify::known::Known::new(&names),
         bad_left_out: 0,
     };
+    // Which inputs held a record of a known form; the last bad line (for `--strict`).
+    let mut watch = Watch(Known::new(&names), &mut printer);
     loop {
-        let result = pipeline::run(inputs, &opts, &mut printer);
+        let result = pipeline::run(inputs, &opts, &mut watch);
         if let Err(aguify::Error::Strict(_)) = &result {
             // The bad line it stopped at is told, then the stop.
-            let _ = printer.drain();
-            let _ = printer.out.flush();
-            crate::known::tell_last_bad(&printer.known);
+            let _ = watch.1.drain();
+            let _ = watch.1.out.flush();
+            crate::known::tell_last_bad(&watch.0);
         }
         result?;
         // A followed file replaced, truncated or rewritten: read again as a new file (its
@@ -227,13 +225,10 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             .unwrap_or(0);
         inputs = terminal::open_inputs(&args.input.files[at..], None, false, following)?;
     }
+    let known = watch.0;
     printer.finish_checker();
     printer.builder.finish();
     printer.drain()?;
     printer.out.flush()?;
-    Ok(if crate::known::report(&printer.known) {
-        2
-    } else {
-        0
-    })
+    Ok(if crate::known::report(&known) { 2 } else { 0 })
 }
