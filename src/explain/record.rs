@@ -146,9 +146,9 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
             format!("error line {}", e.name.as_deref().unwrap_or("(unnamed)"))
         }
         RecordKind::RunMetadata { .. } => "stream part metadata".into(),
-        RecordKind::Values => "stream part values".into(),
-        RecordKind::Custom => "stream part custom".into(),
-        RecordKind::MessagesTuple => "stream part messages (messages-tuple)".into(),
+        RecordKind::Values(_) => "stream part values".into(),
+        RecordKind::Custom(..) => "stream part custom".into(),
+        RecordKind::MessagesTuple(..) => "stream part messages (messages-tuple)".into(),
         RecordKind::OtherStreamMode(m) => format!("stream part {m}"),
         RecordKind::Agui => format!("AG-UI {}", str_of(rec.value(), "type").unwrap_or_default()),
         RecordKind::Unknown(_) => "unknown record".into(),

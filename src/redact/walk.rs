@@ -115,9 +115,9 @@ impl Redactor<'_> {
             RecordKind::V3 => self.v3_data(method, ns.to_string(), v),
             RecordKind::ErrorLine(_) => self.value(v, Zone::Struct, ""),
             RecordKind::RunMetadata { .. } => self.value(v, Zone::Envelope, ""),
-            RecordKind::MessagesTuple => self.tuple(v),
-            RecordKind::Values
-            | RecordKind::Custom
+            RecordKind::MessagesTuple(..) => self.tuple(v),
+            RecordKind::Values(_)
+            | RecordKind::Custom(..)
             | RecordKind::OtherStreamMode(_)
             | RecordKind::Unknown(_) => match method {
                 "messages" | "tools" | "lifecycle" if v.is_object() => {

@@ -293,12 +293,11 @@ impl Conversion {
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
         let (origin, lines, disposition, rec) = match frame {
-            Frame::Ignored {
+            Frame::Lines {
                 origin,
                 lines,
-                reason,
-            } => (origin, lines, Disposition::Ignored(reason), None),
-            Frame::Bad { origin, lines, bad } => (origin, lines, Disposition::Bad(bad), None),
+                disposition,
+            } => (origin, lines, disposition, None),
             Frame::Record(rec) => {
                 // The record before is done with: gone before this one is mapped, so
                 // that two long lines are not held at once.
@@ -321,27 +320,25 @@ impl Conversion {
             }
         }
         let bad = matches!(disposition, Disposition::Bad(_));
-        let Some(rec) = rec else {
-            return match self.strict && bad {
-                true => Err(Error::Strict(origin.to_string())),
-                false => Ok(()),
-            };
-        };
-        if let Some(w) = file.router.take_warning() {
-            stats.warnings += 1;
-            obs.warning(&origin, &w);
-        }
-        let timestamp = record_timestamp(&rec).unwrap_or_else(|what| {
-            if !bad && !std::mem::replace(&mut file.bad_timestamp_told, true) {
+        let mut timestamp = None;
+        if let Some(rec) = &rec {
+            if let Some(w) = file.router.take_warning() {
                 stats.warnings += 1;
-                obs.warning(&origin, &timestamp_warning(&what));
+                obs.warning(&origin, &w);
             }
-            None
-        });
-        obs.record(&rec, &disposition);
+            timestamp = record_timestamp(rec).unwrap_or_else(|what| {
+                if !bad && !std::mem::replace(&mut file.bad_timestamp_told, true) {
+                    stats.warnings += 1;
+                    obs.warning(&origin, &timestamp_warning(&what));
+                }
+                None
+            });
+            obs.record(rec, &disposition);
+        }
         if self.strict && bad {
             return Err(Error::Strict(origin.to_string()));
         }
+        let Some(rec) = rec else { return Ok(()) };
         self.mapper.timestamp = timestamp;
         let by_place = file.rereadable
             && file.framer.framing() == Some(Framing::Ndjson)

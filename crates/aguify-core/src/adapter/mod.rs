@@ -67,7 +67,7 @@ impl Family {
 
 /// What a record is, before any adapter sees it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum RecordKind {
+pub enum RecordKind<'a> {
     /// A v2 event (`event: on_*`); SSE `events` frames and SDK parts are unwrapped into this.
     V2,
     /// A v3 protocol event (`type: event`, `method`), in any framing.
@@ -81,12 +81,14 @@ pub enum RecordKind {
         /// The frame's `thread_id`.
         thread_id: Option<String>,
     },
-    /// Platform `values` frame: the full state.
-    Values,
-    /// Platform `custom` frame (writer output).
-    Custom,
-    /// Platform `messages` frame of the `messages-tuple` mode: `[message chunk, metadata]`.
-    MessagesTuple,
+    /// Platform `values` frame: the full state (its data).
+    Values(&'a Value),
+    /// Platform `custom` frame (writer output): its namespace (`<ns>` of `custom|<ns>`
+    /// with `stream_subgraphs`, empty for the root graph's) and data.
+    Custom(&'a str, &'a Value),
+    /// Platform `messages` frame of the `messages-tuple` mode: its namespace (as
+    /// [`RecordKind::Custom`]'s) and data, `[message chunk, metadata]`.
+    MessagesTuple(&'a str, &'a Value),
     /// Another platform stream mode (updates, messages, debug…), named.
     OtherStreamMode(String),
     /// An AG-UI event.
@@ -95,7 +97,7 @@ pub enum RecordKind {
     Unknown(BadLine),
 }
 
-impl RecordKind {
+impl RecordKind<'_> {
     /// The input family a record of this kind belongs to (`None`: it belongs to none).
     pub fn family(&self) -> Option<Family> {
         match self {
@@ -119,25 +121,8 @@ pub fn v2_payload(rec: &Record) -> &Value {
     }
 }
 
-/// The payload of a stream part (SSE frame data, or `data` of an SDK part line).
-fn part_data(rec: &Record) -> &Value {
-    if rec.sse_event.is_some() {
-        rec.value()
-    } else {
-        rec.value().field("data").unwrap_or(&Value::Null)
-    }
-}
-
-/// The namespace of a stream part: `<ns>` of `messages|<ns>` (`stream_subgraphs`), empty for
-/// the root graph's.
-fn part_namespace(rec: &Record) -> &str {
-    let mode = (rec.sse_event.as_deref()).or_else(|| rec.value().field_str("event"));
-    mode.and_then(|m| m.split_once('|'))
-        .map_or("", |(_, ns)| ns)
-}
-
 /// Classifies a record by its shape (docs/inputs.md).
-pub fn classify(rec: &Record) -> RecordKind {
+pub fn classify(rec: &Record) -> RecordKind<'_> {
     if rec.v3.is_some() {
         return RecordKind::V3;
     }
@@ -152,19 +137,24 @@ pub fn classify(rec: &Record) -> RecordKind {
         None => v.field_str("event").filter(|e| !e.starts_with("on_")),
     };
     if let Some(mode) = part {
-        if rec.sse_event.is_none() && v.field("data").is_none() {
+        // The payload: SSE frame data, or `data` of an SDK part line.
+        let data = match rec.sse_event {
+            Some(_) => Some(v),
+            None => v.field("data"),
+        };
+        let Some(data) = data else {
             return RecordKind::Unknown(
                 format!(
                 "`event: {mode}` without `data`: expected an SDK stream part {{\"event\",\"data\"}}"
             )
                 .into(),
             );
-        }
-        let data = part_data(rec);
+        };
         if rec.sse_event.is_some() && is_agui(data) {
             return RecordKind::Agui;
         }
-        let base = mode.split('|').next().unwrap_or(mode);
+        // `<ns>` of `messages|<ns>` (`stream_subgraphs`), empty for the root graph's.
+        let (base, ns) = mode.split_once('|').unwrap_or((mode, ""));
         // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state
         // (its `messages|<ns>` tuples are the subgraph's model output: kept).
         let kept = ["events", "custom", "error", "messages"];
@@ -179,9 +169,11 @@ pub fn classify(rec: &Record) -> RecordKind {
                 run_id: str_field(data, "run_id"),
                 thread_id: str_field(data, "thread_id"),
             },
-            "values" => RecordKind::Values,
-            "custom" => RecordKind::Custom,
-            "messages" if data.get(0).is_some_and(Value::is_object) => RecordKind::MessagesTuple,
+            "values" => RecordKind::Values(data),
+            "custom" => RecordKind::Custom(ns, data),
+            "messages" if data.get(0).is_some_and(Value::is_object) => {
+                RecordKind::MessagesTuple(ns, data)
+            }
             other => RecordKind::OtherStreamMode(other.to_string()),
         };
     }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
+use crate::adapter::Disposition;
 use crate::error::{BadLine, Reason};
 pub use crate::wire::json_kind;
 pub use lines::{IdleHint, Readiness, DEFAULT_MAX_LINE_BYTES};
@@ -177,17 +178,12 @@ pub fn text_hash(bytes: &[u8]) -> u64 {
 #[derive(Debug)]
 pub enum Frame {
     Record(Box<Record>),
-    /// Lines that carry nothing to map (blank lines, SSE comments), with the reason.
-    Ignored {
+    /// Lines that are not a record: ignored (blank lines, SSE comments, with the reason) or
+    /// bad (could not be read as one).
+    Lines {
         origin: Origin,
         lines: u64,
-        reason: &'static str,
-    },
-    /// Lines that could not be read as a record.
-    Bad {
-        origin: Origin,
-        lines: u64,
-        bad: BadLine,
+        disposition: Disposition,
     },
 }
 
@@ -196,7 +192,21 @@ impl Frame {
     fn of(read: Result<Record, BadLine>, origin: Origin, lines: u64) -> Frame {
         match read {
             Ok(rec) => Frame::Record(Box::new(rec)),
-            Err(bad) => Frame::Bad { origin, lines, bad },
+            Err(bad) => Frame::Lines {
+                origin,
+                lines,
+                disposition: Disposition::Bad(bad),
+            },
+        }
+    }
+
+    /// Lines that carry nothing to map, for `reason`.
+    fn ignored(origin: Origin, lines: u64, reason: &'static str) -> Frame {
+        let disposition = Disposition::Ignored(reason);
+        Frame::Lines {
+            origin,
+            lines,
+            disposition,
         }
     }
 }
@@ -372,11 +382,7 @@ where
     T: std::ops::Deref<Target = str> + Into<RecordText>,
 {
     if line.trim().is_empty() {
-        return Frame::Ignored {
-            origin,
-            lines: 1,
-            reason: "blank line",
-        };
+        return Frame::ignored(origin, 1, "blank line");
     }
     let read = Record::read(origin.clone(), 1, None, line.into(), parse_json);
     Frame::of(read, origin, 1)

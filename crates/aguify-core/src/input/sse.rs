@@ -115,11 +115,8 @@ impl SseFramer {
         let Some(first) = f.first_line else {
             // Only the blank separator line itself (nothing to count when a bare-CR line
             // already gave its count to an earlier frame).
-            return (lines > 0).then(|| Frame::Ignored {
-                origin: Origin::at(file, at_line),
-                lines,
-                reason: "SSE frame separator",
-            });
+            let origin = Origin::at(file, at_line);
+            return (lines > 0).then(|| Frame::ignored(origin, lines, "SSE frame separator"));
         };
         let origin = Origin::at(file, f.field_line.unwrap_or(first));
         let read = match (f.oversized, f.data, f.stray) {
@@ -136,11 +133,8 @@ impl SseFramer {
                 ),
             )),
             (None, None, None) => {
-                return Some(Frame::Ignored {
-                    origin,
-                    lines,
-                    reason: "SSE frame without data (comment, event, id or retry only)",
-                })
+                let reason = "SSE frame without data (comment, event, id or retry only)";
+                return Some(Frame::ignored(origin, lines, reason));
             }
             (None, Some(data), _) if data.trim().is_empty() => {
                 let message = "SSE frame with empty `data:`: expected a JSON object";
@@ -250,8 +244,16 @@ mod tests {
     fn shapes(frames: &[Frame]) -> Vec<String> {
         let shape = |f: &Frame| match f {
             Frame::Record(r) => format!("record {}/{}", r.origin.line, r.lines),
-            Frame::Ignored { origin, lines, .. } => format!("ignored {}/{lines}", origin.line),
-            Frame::Bad { origin, lines, bad } => format!("bad {}/{lines}: {bad}", origin.line),
+            Frame::Lines {
+                origin,
+                lines,
+                disposition,
+            } => match disposition {
+                crate::adapter::Disposition::Bad(bad) => {
+                    format!("bad {}/{lines}: {bad}", origin.line)
+                }
+                _ => format!("ignored {}/{lines}", origin.line),
+            },
         };
         frames.iter().map(shape).collect()
     }
@@ -278,7 +280,7 @@ mod tests {
             .iter()
             .map(|f| match f {
                 Frame::Record(r) => r.lines,
-                Frame::Ignored { lines, .. } | Frame::Bad { lines, .. } => *lines,
+                Frame::Lines { lines, .. } => *lines,
             })
             .sum();
         assert_eq!(lines, input.split('\n').count() as u64);

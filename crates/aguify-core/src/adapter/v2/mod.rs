@@ -225,10 +225,10 @@ impl super::Adapt for V2Adapter {
                 self.forget_run();
                 return Disposition::Mapped;
             }
-            RecordKind::Values => {
+            RecordKind::Values(data) => {
                 self.ensure_started(out);
                 self.run.nest.scope("", out);
-                if !super::state_events(super::part_data(rec), out) {
+                if !super::state_events(data, out) {
                     return Disposition::Ignored("values payload that is not a state object");
                 }
                 if let Some(ModelEvent::State(Snapshot::Value(state))) = out.last() {
@@ -236,19 +236,13 @@ impl super::Adapt for V2Adapter {
                 }
                 return Disposition::Mapped;
             }
-            RecordKind::Custom => {
+            RecordKind::Custom(ns, data) => {
                 self.ensure_started(out);
-                self.run.nest.scope(super::part_namespace(rec), out);
-                out.push(custom_event(
-                    None,
-                    Payload::from_value(super::part_data(rec)),
-                ));
+                self.run.nest.scope(ns, out);
+                out.push(custom_event(None, Payload::from_value(data)));
                 return Disposition::Mapped;
             }
-            RecordKind::MessagesTuple => {
-                let ns = super::part_namespace(rec);
-                return self.on_message_tuple(super::part_data(rec), ns, out);
-            }
+            RecordKind::MessagesTuple(ns, data) => return self.on_message_tuple(data, ns, out),
             RecordKind::OtherStreamMode(_) => {
                 return Disposition::Ignored(
                     "platform stream mode aguify does not map (updates, messages, debug…)",

@@ -473,14 +473,14 @@ impl super::Adapt for V3Adapter {
                 self.reset_run();
                 return Disposition::Mapped;
             }
-            RecordKind::Custom => {
+            RecordKind::Custom(..) => {
                 self.ensure_started(out);
                 out.push(custom_event(None, Payload::from_value(rec.value())));
                 return Disposition::Mapped;
             }
             RecordKind::RunMetadata { .. }
             | RecordKind::OtherStreamMode(_)
-            | RecordKind::Values => {
+            | RecordKind::Values(_) => {
                 return Disposition::Ignored("platform frame carrying no v3 event");
             }
             _ => return Disposition::bad("expected a v3 protocol event"),
