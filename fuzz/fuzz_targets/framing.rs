@@ -7,6 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
+use aguify::adapter::Disposition;
 use aguify::input::{Frame, Framer, Framing};
 use libfuzzer_sys::fuzz_target;
 
@@ -28,8 +29,12 @@ fn frames(bytes: &[u8], ctl: u8, threads: usize) -> Vec<(char, u64, u64, String)
         };
         out.push(match frame {
             Frame::Record(r) => ('r', r.origin.line, r.lines, String::new()),
-            Frame::Ignored { origin, lines, .. } => ('i', origin.line, lines, String::new()),
-            Frame::Bad { origin, lines, bad } => ('b', origin.line, lines, bad.message),
+            Frame::Lines {
+                origin,
+                lines,
+                disposition: Disposition::Bad(bad),
+            } => ('b', origin.line, lines, bad.message),
+            Frame::Lines { origin, lines, .. } => ('i', origin.line, lines, String::new()),
         });
     }
     out
