@@ -309,3 +309,38 @@ fn platform_captures_carry_the_complete_message() {
         assert_eq!(code, Some(0), "{f}: {report}");
     }
 }
+
+/// A v3 Python log without `tools` events shows tool results only in its states: a result
+/// holding media is read from the state as an AG-UI tool message, then sent as
+/// TOOL_CALL_RESULT content parts, its image kept (it was dropped when the converted parts were
+/// converted again).
+#[test]
+fn a_states_tool_result_keeps_its_media() {
+    let f = "v3-python/m_supervisor_parallel_tool_node.ndjson";
+    let log = std::fs::read_to_string(path(f)).unwrap_or_else(|e| panic!("{f}: {e}"));
+    assert!(
+        !log.contains(r#""method":"tools""#),
+        "{f} now has tools events"
+    );
+    let media = r#""content":[{"type":"text","text":"Paris:"},{"type":"image","base64":"QUJD","mime_type":"image/png"}]"#;
+    let log = log.replace(r#""content":"Paris: sunny, 22°C.""#, media);
+    assert!(log.contains(media), "the recording's tool result changed");
+    let events = convert_to_vec(
+        vec![Input::from_bytes(f, log.into_bytes())],
+        &Options::default(),
+    )
+    .unwrap_or_else(|e| panic!("{f}: {e}"))
+    .0;
+    let results = of(&events, "TOOL_CALL_RESULT");
+    let paris: Vec<_> = (results.iter())
+        .filter(|r| r["content"].to_string().contains("Paris:"))
+        .collect();
+    assert_eq!(paris.len(), 1, "{results:?}");
+    assert_eq!(
+        paris[0]["content"],
+        serde_json::json!([
+            {"type": "text", "text": "Paris:"},
+            {"type": "image", "source": {"type": "data", "value": "QUJD", "mimeType": "image/png"}}
+        ])
+    );
+}

@@ -505,8 +505,12 @@ pub fn tool_content(content: &Value) -> ToolContent {
 
 /// A text or media content block (LangChain standard, OpenAI `image_url`, Anthropic `source`
 /// forms) as an AG-UI content part: media with a `data` source (base64 and a MIME type) or a
-/// `url` one. `None` for any other block.
+/// `url` one; an AG-UI part already (a state's tool message converted before, whose result the
+/// mapper converts again) as it is. `None` for any other block.
 fn content_part(b: &Value) -> Option<Value> {
+    if (b.field("source")).is_some_and(|s| s.field_str("value").is_some()) {
+        return Some(b.clone());
+    }
     let kind = match b.field_str("type")? {
         "text" => return Some(json!({"type": "text", "text": b.field_str("text")?})),
         "image" | "image_url" => "image",
@@ -956,6 +960,9 @@ pub(crate) mod tests {
             let content = json!([{"type": "text", "text": "Chart:"}, block, {"type": "reasoning"}]);
             let want = json!([{"type": "text", "text": "Chart:"}, part]);
             assert_eq!(tool_content(&content).into_value(), want, "{content}");
+            // Converting the converted content again keeps it (a state's tool result is read
+            // as an AG-UI message, then mapped as a result: its media must not be lost).
+            assert_eq!(tool_content(&want).into_value(), want, "{want}");
             let m = json!({"type": "tool", "content": content, "tool_call_id": "c1", "id": "t1"});
             assert_eq!(
                 to_agui_list_item(&m, 0).expect("a tool message").to_value()["content"],
