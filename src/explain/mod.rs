@@ -178,13 +178,10 @@ pub struct Explainer {
     signals: Vec<Signal>,
     model_calls: HashMap<String, ModelCall>,
     records: u64,
-    /// Bad lines read (the timeline is given the first [`BAD_LINES_KEPT`] only).
-    bad_lines: u64,
 }
 
-/// Bad lines the explainer's timeline takes in, and bad-line signals kept in a row (the most
-/// recent): memory stays bounded on millions of bad lines.
-const BAD_LINES_KEPT: u64 = 100;
+/// Bad-line signals kept in a row (the most recent): memory stays bounded on millions of bad
+/// lines (the timeline keeps a bounded number of them too).
 const BAD_SIGNALS_IN_A_ROW: usize = 16;
 
 impl Explainer {
@@ -192,6 +189,7 @@ impl Explainer {
     pub fn new(last_n: usize) -> Self {
         Explainer {
             last_n,
+            timeline: TimelineBuilder::new(),
             ..Explainer::default()
         }
     }
@@ -286,7 +284,7 @@ impl Explainer {
         let report = Report {
             schema: SCHEMA,
             runs: runs.len(),
-            bad_lines: self.bad_lines,
+            bad_lines: self.timeline.bad_lines(),
             explained: self.explained,
             cancelled,
         };
@@ -398,10 +396,7 @@ impl Observer for Explainer {
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
-        self.bad_lines += 1;
-        if self.bad_lines <= BAD_LINES_KEPT {
-            self.timeline.bad_line(origin, message);
-        }
+        self.timeline.bad_line(origin, message);
         let at = origin.clone();
         // A bad record is also reported through `record` (with its disposition); a bad frame
         // only here.

@@ -8,9 +8,9 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
+use serde::Serialize;
 use serde_json::Value;
 
-use super::changes::{diff, Change};
 use super::text::{clip, pretty_value, Clipped};
 use crate::agui::Event;
 use crate::model::ModelEvent;
@@ -28,6 +28,21 @@ const STATES_BUDGET: usize = 16 << 20;
 
 /// JSON Patch's operations.
 const OPS: [&str; 6] = ["add", "remove", "replace", "move", "copy", "test"];
+
+/// One change of a state, as the report lists it: a JSON Patch (RFC 6902) operation, a delta's
+/// own or one of the patch from the previous snapshot (`json_patch::diff`: added, removed and
+/// replaced paths, array items by position). `aguify diff` compares differently on purpose
+/// (items matched by id, every leaf with its input line: [`crate::diff::compare`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    /// `add`, `remove`, `replace`… (JSON Patch's words).
+    pub op: &'static str,
+    /// JSON Pointer of the changed value.
+    pub path: String,
+    /// The new value (compact, clipped to 200 bytes); absent for `remove`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
 
 /// A state snapshot or delta, as shown.
 #[derive(Debug, Clone)]
@@ -170,12 +185,21 @@ impl Collected {
     }
 
     fn snapshot(&mut self, index: u64, run: usize, snap: Cow<'_, Value>) {
+        let state = Some(pretty_value(&snap, SNAPSHOT_BYTES));
         // The first snapshot has nothing to compare with.
-        let diffed = self.prev.as_ref().map(|p| diff(p, &snap, MAX_CHANGES));
-        let view = StateView {
-            state: Some(pretty_value(&snap, SNAPSHOT_BYTES)),
-            changes_total: diffed.as_ref().map_or(0, |d| d.1),
-            changes: diffed.map(|d| d.0),
+        let view = match &self.prev {
+            Some(prev) => {
+                let patch = json_patch::diff(prev, &snap).0.into_iter();
+                let ops: Vec<Value> = patch
+                    .filter_map(|op| serde_json::to_value(op).ok())
+                    .collect();
+                changes(&ops, state)
+            }
+            None => StateView {
+                state,
+                changes: None,
+                changes_total: 0,
+            },
         };
         let keep = self.keep;
         let states = self.states.entry(run).or_default();
@@ -190,24 +214,9 @@ impl Collected {
 
     fn delta(&mut self, index: u64, run: usize, ops: &[Value]) {
         let states = self.states.entry(run).or_default();
-        if states.deltas.len() >= self.keep * 4 {
-            return;
+        if states.deltas.len() < self.keep * 4 {
+            states.deltas.push((index, changes(ops, None)));
         }
-        let changes = ops
-            .iter()
-            .take(MAX_CHANGES)
-            .map(|op| Change {
-                op: OPS.into_iter().find(|o| op["op"] == *o).unwrap_or("?"),
-                path: str_of(op, "path").unwrap_or_default(),
-                value: op.get("value").map(|v| clip(&compact(v), 200).0),
-            })
-            .collect();
-        let view = StateView {
-            state: None,
-            changes: Some(changes),
-            changes_total: ops.len(),
-        };
-        states.deltas.push((index, view));
     }
 
     /// A model event, given before the AG-UI events it maps to (`index`: the next event's).
@@ -241,6 +250,20 @@ impl Collected {
     }
 }
 
+/// JSON Patch operations as shown: the first [`MAX_CHANGES`], and their count.
+fn changes(ops: &[Value], state: Option<Clipped>) -> StateView {
+    let changes = ops.iter().take(MAX_CHANGES).map(|op| Change {
+        op: OPS.into_iter().find(|o| op["op"] == *o).unwrap_or("?"),
+        path: str_of(op, "path").unwrap_or_default(),
+        value: op.get("value").map(|v| clip(&compact(v), 200).0),
+    });
+    StateView {
+        state,
+        changes: Some(changes.collect()),
+        changes_total: ops.len(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,5 +288,33 @@ mod tests {
         assert_eq!(c.users, [(0, "hi".to_string()), (1, "ab".to_string())]);
         assert_eq!(c.last_ts, Some(5));
         assert_eq!(c.states[&0].snapshots.len(), 1);
+    }
+
+    /// A snapshot's changes from the one before are the JSON Patch that turns the one into the
+    /// other (a removed array item at the index it is at when removed).
+    #[test]
+    fn a_snapshot_lists_its_changes_as_a_json_patch() {
+        let a = json!({"messages": [{"c": "hi"}], "n": 1, "gone": true, "a/b": 0, "l": [1, 2, 3]});
+        let b = json!({"messages": [{"c": "hi"}, {"c": "yo"}], "n": 2, "a/b": 1, "l": [1]});
+        let mut c = Collected::new(4);
+        for (i, s) in [&a, &b].into_iter().enumerate() {
+            let ev = json!({"type": "STATE_SNAPSHOT", "snapshot": s});
+            c.event(i as u64, 0, &Event::Passthrough(ev).typed());
+        }
+        assert!(c.states[&0].get(0).is_some_and(|v| v.changes.is_none()));
+        let view = c.states[&0].get(1).expect("the second snapshot");
+        let got: Vec<(&str, &str, Option<&str>)> = (view.changes.iter().flatten())
+            .map(|c| (c.op, c.path.as_str(), c.value.as_deref()))
+            .collect();
+        let want = [
+            ("add", "/messages/1", Some(r#"{"c":"yo"}"#)),
+            ("replace", "/n", Some("2")),
+            ("replace", "/a~1b", Some("1")),
+            ("remove", "/l/1", None),
+            ("remove", "/l/1", None),
+            ("remove", "/gone", None),
+        ];
+        assert_eq!(got, want);
+        assert_eq!(view.changes_total, 6);
     }
 }

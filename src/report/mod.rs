@@ -10,7 +10,6 @@
 //! The page's size is bounded whatever the input's ([`model::Limits`]).
 
 pub mod build;
-pub mod changes;
 pub mod collect;
 pub mod html;
 pub mod lanes;

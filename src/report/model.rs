@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::changes::Change;
+use super::collect::Change;
 use super::text::{is_zero, Clipped};
 use crate::check::rules::Rule;
 use crate::explain::Explanation;

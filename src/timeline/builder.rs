@@ -2,10 +2,23 @@
 //! findings attached to entries, and the pipeline [`Observer`] it is.
 
 use super::*;
+use crate::text::count;
+
+/// Bad lines a timeline shows as entries unless told otherwise ([`TimelineBuilder::showing`]).
+const BAD_LINES_SHOWN: u64 = 100;
 
 impl TimelineBuilder {
     pub fn new() -> Self {
-        Self::default()
+        Self::showing(BAD_LINES_SHOWN)
+    }
+
+    /// A builder that gives the first `bad_shown` bad lines an entry each, and the rest one
+    /// line at the end.
+    pub fn showing(bad_shown: u64) -> Self {
+        TimelineBuilder {
+            bad_shown,
+            ..Self::default()
+        }
     }
 
     pub fn entries(&self) -> &[Entry] {
@@ -53,8 +66,14 @@ impl TimelineBuilder {
         Some(e.end_origin.clone().unwrap_or_else(|| e.origin.clone()))
     }
 
-    /// End of all input: a run still open had no terminal event.
+    /// End of all input: the bad lines not shown are told, and a run still open had no
+    /// terminal event.
     pub fn finish(&mut self) {
+        let more = self.bad_lines.saturating_sub(self.bad_shown);
+        if let (1.., Some(at)) = (more, self.last_origin()) {
+            let more = count(more as usize, "more bad line");
+            self.push_bad(&at, format!("… and {more}"));
+        }
         if let (Some(_), Some(origin)) = (self.run, self.last_origin()) {
             self.end_run(Outcome::NoTerminal, None, &origin);
         }
@@ -82,7 +101,7 @@ impl TimelineBuilder {
         kind: Kind,
         line: Line,
         depth: usize,
-        At { ts, origin, .. }: At,
+        At { ts, origin }: At,
         settled: bool,
     ) -> usize {
         let (base, file) = match self.run.and_then(|r| self.runs.get_mut(r)) {
@@ -112,7 +131,7 @@ impl TimelineBuilder {
     }
 
     /// Adds an event to an open span entry; its line, to change.
-    pub(super) fn touch(&mut self, idx: usize, At { ts, origin, .. }: At) -> &mut Line {
+    pub(super) fn touch(&mut self, idx: usize, At { ts, origin }: At) -> &mut Line {
         let e = &mut self.entries[idx];
         e.events += 1;
         if ts.is_some() {
@@ -146,7 +165,7 @@ impl TimelineBuilder {
         resumes: Vec<Value>,
         at: At,
     ) {
-        let At { ts, origin, .. } = at;
+        let At { ts, origin } = at;
         if self.run.is_some() {
             self.end_run(Outcome::NoTerminal, None, origin);
         }
@@ -189,16 +208,23 @@ impl TimelineBuilder {
         run.outcome = outcome;
         run.end_origin = Some(origin.clone());
         run.end_event = end.map(|_| index);
-        if let Some(t) = end.flatten() {
+        let ts = end.flatten();
+        if let Some(t) = ts {
             run.last_ts = Some(t);
             run.first_ts = run.first_ts.or(Some(t));
         }
         // The footer is the run's last entry (its file, its base time): the terminal event
         // alone, when one ended it.
         let line = Line::RunEnd(Box::new(run.clone()));
-        let i = self.push(Kind::Run, line, 0, At::new(end.flatten(), origin), true);
+        let i = self.push(Kind::Run, line, 0, At { ts, origin }, true);
         self.entries[i].events = u64::from(end.is_some());
         self.run = None;
+    }
+
+    fn push_bad(&mut self, origin: &Origin, message: String) {
+        let depth = self.run.map_or(0, |_| self.depth_content());
+        let line = Line::BadLine { message };
+        self.push(Kind::Error, line, depth, At { ts: None, origin }, true);
     }
 
     pub(super) fn count(&mut self, f: impl FnOnce(&mut RunSummary)) {
@@ -220,11 +246,11 @@ impl TimelineBuilder {
                 None => {
                     // Its entry is printed already (`--follow`, end-of-stream findings): the
                     // note gets a line of its own.
-                    let origin = n.origin.clone().unwrap_or_else(|| Origin {
+                    let origin = &n.origin.clone().unwrap_or_else(|| Origin {
                         file: Arc::from("-"),
                         line: 0,
                     });
-                    let at = At::new(None, &origin);
+                    let at = At { ts: None, origin };
                     let idx = self.push(Kind::Other, Line::Notes, 0, at, true);
                     self.entries[idx].notes.push(n);
                 }
@@ -259,11 +285,9 @@ impl Observer for TimelineBuilder {
 
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
         self.bad_lines += 1;
-        let depth = self.run.map_or(0, |_| self.depth_content());
-        let line = Line::BadLine {
-            message: message.to_string(),
-        };
-        self.push(Kind::Error, line, depth, At::new(None, origin), true);
+        if self.bad_lines <= self.bad_shown {
+            self.push_bad(origin, message.to_string());
+        }
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {

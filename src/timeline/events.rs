@@ -9,7 +9,7 @@ impl TimelineBuilder {
         let ts = ev.timestamp();
         if !matches!(ev, Event::RunStarted { .. }) {
             if self.run.is_none() {
-                self.start_run(None, None, Vec::new(), At::new(ts, origin));
+                self.start_run(None, None, Vec::new(), At { ts, origin });
             }
             self.count(|run| {
                 run.events += 1;
@@ -17,13 +17,7 @@ impl TimelineBuilder {
                 run.first_ts = run.first_ts.or(ts);
             });
         }
-        let chunk = matches!(
-            ev,
-            Event::TextMessageChunk { .. }
-                | Event::ReasoningMessageChunk { .. }
-                | Event::ToolCallChunk { .. }
-        );
-        let at = At { ts, origin, chunk };
+        let at = At { ts, origin };
         // Each family takes its own events and lets the others pass.
         self.on_run_event(ev, at);
         self.on_step_event(ev, at);
@@ -140,77 +134,23 @@ impl TimelineBuilder {
         }
     }
 
-    /// A text message's, reasoning (or older thinking) block's or tool call's events: a start,
-    /// content or chunk grows its span by its delta (`named`: the message's role or the call's
-    /// name, when the event gives it); the others end or mark the span.
+    /// A text message's, reasoning (or older thinking) block's or tool call's events: a
+    /// [`piece`] grows its span; the others end or mark the span.
     fn on_span_event(&mut self, ev: &Event, at: At) {
         use Kind::{Reasoning, Text, Tool};
-        let (kind, id, delta, named) = match ev {
-            Event::TextMessageStart {
-                message_id, role, ..
-            } => (Text, Some(message_id), None, Some(role.as_str())),
-            Event::TextMessageContent {
-                message_id, delta, ..
-            } => (Text, Some(message_id), Some(delta), None),
-            Event::TextMessageChunk {
-                message_id,
-                role,
-                delta,
-                ..
-            } => (
-                Text,
-                message_id.as_ref(),
-                delta.as_ref(),
-                role.map(Role::as_str),
-            ),
-            Event::ReasoningMessageStart { message_id, .. } => {
-                (Reasoning, Some(message_id), None, None)
-            }
-            Event::ReasoningMessageContent {
-                message_id, delta, ..
-            } => (Reasoning, Some(message_id), Some(delta), None),
-            Event::ReasoningMessageChunk {
-                message_id, delta, ..
-            } => (Reasoning, message_id.as_ref(), delta.as_ref(), None),
-            Event::ThinkingTextMessageStart { .. } => (Reasoning, None, None, None),
-            Event::ThinkingTextMessageContent { delta, .. } => (Reasoning, None, Some(delta), None),
-            Event::ToolCallStart {
-                tool_call_id,
-                tool_call_name,
-                ..
-            } => (
-                Tool,
-                Some(tool_call_id),
-                None,
-                Some(tool_call_name.as_str()),
-            ),
-            Event::ToolCallArgs {
-                tool_call_id,
-                delta,
-                ..
-            } => (Tool, Some(tool_call_id), Some(delta), None),
-            Event::ToolCallChunk {
-                tool_call_id,
-                tool_call_name,
-                delta,
-                ..
-            } => (
-                Tool,
-                tool_call_id.as_ref(),
-                delta.as_ref(),
-                tool_call_name.as_deref(),
-            ),
-            Event::TextMessageEnd { message_id, .. } => return self.end_span(Text, message_id, at),
+        if let Some(p) = piece(ev) {
+            return self.span(&p, at);
+        }
+        match ev {
+            Event::TextMessageEnd { message_id, .. } => self.end_span(Text, message_id, at),
             // REASONING_END closes a block whose message never started (no content).
             Event::ReasoningMessageEnd { message_id, .. }
-            | Event::ReasoningEnd { message_id, .. } => {
-                return self.end_span(Reasoning, message_id, at)
-            }
+            | Event::ReasoningEnd { message_id, .. } => self.end_span(Reasoning, message_id, at),
             Event::ThinkingTextMessageEnd { .. } | Event::ThinkingEnd { .. } => {
-                return self.end_span(Reasoning, "", at)
+                self.end_span(Reasoning, "", at)
             }
             Event::ReasoningEncryptedValue { entity_id, .. } => {
-                return self.encrypted(entity_id.clone(), at)
+                self.encrypted(entity_id.clone(), at)
             }
             Event::ToolCallEnd { tool_call_id, .. } => {
                 if let Some(i) = self.open_span(Tool, tool_call_id) {
@@ -218,7 +158,6 @@ impl TimelineBuilder {
                         t.args_done = true;
                     }
                 }
-                return;
             }
             Event::ToolCallResult {
                 tool_call_id,
@@ -228,25 +167,22 @@ impl TimelineBuilder {
             } => {
                 let content = content.shown();
                 let is_error = metadata.as_ref().is_some_and(|m| m.status == "error");
-                return self.tool_result(tool_call_id, content, is_error, at);
+                self.tool_result(tool_call_id, content, is_error, at);
             }
-            _ => return,
-        };
-        let id = match at.chunk {
-            true => self.chunk_id(kind, id),
-            false => id.cloned().unwrap_or_default(),
-        };
-        self.span(kind, id, delta.map_or("", String::as_str), named, at);
+            _ => {}
+        }
     }
 
-    /// The id of a chunk: a chunk without one continues the previous chunk of its kind (AG-UI
+    /// The id of a piece: a chunk without one continues the previous chunk of its kind (AG-UI
     /// chunk rules).
-    fn chunk_id(&mut self, kind: Kind, id: Option<&String>) -> String {
-        let id = id
-            .cloned()
-            .or_else(|| self.open.last_chunk.get(&kind).cloned())
-            .unwrap_or_default();
-        self.open.last_chunk.insert(kind, id.clone());
+    fn piece_id(&mut self, p: &Piece) -> String {
+        let id = p.id.map(str::to_string);
+        if !p.chunk {
+            return id.unwrap_or_default();
+        }
+        let id = id.or_else(|| self.open.last_chunk.get(&p.kind).cloned());
+        let id = id.unwrap_or_default();
+        self.open.last_chunk.insert(p.kind, id.clone());
         id
     }
 
@@ -359,11 +295,12 @@ impl TimelineBuilder {
         self.push(Kind::Step, line, depth, at, true);
     }
 
-    /// A text, reasoning or tool call's start or more of it: its open entry grows by `delta`,
-    /// or a new one (of its id and first delta; a message's role, a call's name) is made and
-    /// counted on the run.
-    fn span(&mut self, kind: Kind, id: String, delta: &str, named: Option<&str>, at: At) {
-        let key = (kind, id);
+    /// A text, reasoning or tool call's start or more of it: its open entry grows by the
+    /// delta, or a new one (of its id and first delta; a message's role, a call's name) is made
+    /// and counted on the run.
+    fn span(&mut self, p: &Piece, at: At) {
+        let (kind, delta) = (p.kind, p.delta);
+        let key = (kind, self.piece_id(p));
         if let Some(&i) = self.open.spans.get(&key) {
             return self.append(i, delta, at);
         }
@@ -371,16 +308,16 @@ impl TimelineBuilder {
         let line = match kind {
             Kind::Tool => Line::Tool(ToolCall {
                 id,
-                name: named.unwrap_or("?").to_string(),
+                name: p.named.unwrap_or("?").to_string(),
                 args: text,
                 ..ToolCall::default()
             }),
-            _ => text_line(id, named, text, 0),
+            _ => text_line(id, p.named, text, 0),
         };
         let i = self.push(kind, line, self.depth_content(), at, false);
         self.open.spans.insert(key, i);
         // Entries opened by a chunk need no END.
-        if at.chunk {
+        if p.chunk {
             self.open.chunked.push(i);
         }
         self.count(|r| match kind {
@@ -491,6 +428,96 @@ impl TimelineBuilder {
         let what = ev.type_name().to_ascii_lowercase();
         self.push(kind, Line::Other { what, detail }, depth, at, true);
     }
+}
+
+/// What a text message's, reasoning (or older thinking) block's or tool call's start, content
+/// or chunk event says: the timeline and `diff` each grow a span of it.
+pub(crate) struct Piece<'a> {
+    /// [`Kind::Text`], [`Kind::Reasoning`] or [`Kind::Tool`].
+    pub kind: Kind,
+    /// None: a legacy THINKING event, or a chunk that continues the last one.
+    pub id: Option<&'a str>,
+    pub delta: &'a str,
+    /// A message's role or a call's name, when the event gives it.
+    pub named: Option<&'a str>,
+    /// A tool call's parent message, when the event gives it.
+    pub parent: Option<&'a str>,
+    /// A `*_CHUNK` (the entry it opens needs no END).
+    pub chunk: bool,
+}
+
+/// The [`Piece`] an event is, if any.
+pub(crate) fn piece<'a>(ev: &'a Event) -> Option<Piece<'a>> {
+    use Kind::{Reasoning, Text, Tool};
+    let p = |kind, id: Option<&'a String>, delta: Option<&'a String>| Piece {
+        kind,
+        id: id.map(String::as_str),
+        delta: delta.map_or("", String::as_str),
+        named: None,
+        parent: None,
+        chunk: false,
+    };
+    Some(match ev {
+        Event::TextMessageStart {
+            message_id, role, ..
+        } => Piece {
+            named: Some(role.as_str()),
+            ..p(Text, Some(message_id), None)
+        },
+        Event::TextMessageContent {
+            message_id, delta, ..
+        } => p(Text, Some(message_id), Some(delta)),
+        Event::TextMessageChunk {
+            message_id,
+            role,
+            delta,
+            ..
+        } => Piece {
+            named: role.map(Role::as_str),
+            chunk: true,
+            ..p(Text, message_id.as_ref(), delta.as_ref())
+        },
+        Event::ReasoningMessageStart { message_id, .. } => p(Reasoning, Some(message_id), None),
+        Event::ReasoningMessageContent {
+            message_id, delta, ..
+        } => p(Reasoning, Some(message_id), Some(delta)),
+        Event::ReasoningMessageChunk {
+            message_id, delta, ..
+        } => Piece {
+            chunk: true,
+            ..p(Reasoning, message_id.as_ref(), delta.as_ref())
+        },
+        Event::ThinkingTextMessageStart { .. } => p(Reasoning, None, None),
+        Event::ThinkingTextMessageContent { delta, .. } => p(Reasoning, None, Some(delta)),
+        Event::ToolCallStart {
+            tool_call_id,
+            tool_call_name,
+            parent_message_id,
+            ..
+        } => Piece {
+            named: Some(tool_call_name),
+            parent: parent_message_id.as_deref(),
+            ..p(Tool, Some(tool_call_id), None)
+        },
+        Event::ToolCallArgs {
+            tool_call_id,
+            delta,
+            ..
+        } => p(Tool, Some(tool_call_id), Some(delta)),
+        Event::ToolCallChunk {
+            tool_call_id,
+            tool_call_name,
+            parent_message_id,
+            delta,
+            ..
+        } => Piece {
+            named: tool_call_name.as_deref(),
+            parent: parent_message_id.as_deref(),
+            chunk: true,
+            ..p(Tool, tool_call_id.as_ref(), delta.as_ref())
+        },
+        _ => return None,
+    })
 }
 
 /// A message's or reasoning block's line (by the assistant unless `role` says otherwise).

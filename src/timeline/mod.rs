@@ -15,6 +15,8 @@ mod builder;
 mod events;
 pub mod render;
 
+pub(crate) use events::piece;
+
 use std::collections::HashMap;
 use std::io;
 use std::sync::Arc;
@@ -276,7 +278,10 @@ pub struct TimelineBuilder {
     /// Namespace depth of the record being mapped (0 when unknown or root).
     ns_depth: usize,
     rendered: usize,
+    /// Bad lines read, and how many of them get an entry (the rest are told in one line at the
+    /// end: memory stays bounded on millions of bad lines).
     bad_lines: u64,
+    bad_shown: u64,
     /// Files whose log records a thread id (AG-UI captures, v2 `metadata.thread_id`): a run
     /// of another file only inherits the thread of the run before it when it resumes it.
     thread_recorded: Vec<Arc<str>>,
@@ -285,23 +290,11 @@ pub struct TimelineBuilder {
 /// An event's timestamp (ms), when it has one.
 type Ts = Option<i64>;
 
-/// The event being taken in: its timestamp, its input line, and whether it is a `*_CHUNK`
-/// (the entry it opens needs no END).
+/// The event being taken in: its timestamp and its input line.
 #[derive(Clone, Copy)]
 struct At<'a> {
     ts: Ts,
     origin: &'a Origin,
-    chunk: bool,
-}
-
-impl<'a> At<'a> {
-    fn new(ts: Ts, origin: &'a Origin) -> Self {
-        At {
-            ts,
-            origin,
-            chunk: false,
-        }
-    }
 }
 
 /// An id a capture may leave out (read as "").

@@ -12,7 +12,6 @@ use aguify::input::{Origin, Record};
 use aguify::known::{Known, Watch};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
-use aguify::text::count;
 use aguify::timeline::render::{RenderOptions, Renderer};
 use aguify::timeline::{InlineNote, TimelineBuilder};
 
@@ -33,12 +32,11 @@ struct Printer<W: Write> {
     /// The checker (one for all input files: one thread, as in `convert`), unless
     /// `--no-check`.
     checker: Option<Checker>,
-    /// `--no-check`: bad lines left out (the checker tells bad lines otherwise).
-    bad_left_out: u64,
 }
 
 /// Findings shown inline per file and rule (the checker keeps no more), and bad lines under
-/// `--no-check`; the rest are counted (memory stays bounded on millions of bad lines).
+/// `--no-check` (the builder keeps no more); the rest are counted (memory stays bounded on
+/// millions of bad lines).
 const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 
 /// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
@@ -68,19 +66,12 @@ impl<W: Write> Printer<W> {
         self.builder.attach(notes);
     }
 
-    /// Tells what was left out: per file and rule in one note each, or the bad lines under
-    /// `--no-check`.
+    /// Tells what was left out: per file and rule in one note each (the builder tells the bad
+    /// lines left out under `--no-check`).
     fn finish_checker(&mut self) {
         self.check(Checker::finish);
         let at = self.builder.last_origin();
-        let Some(c) = self.checker.take() else {
-            if let (Some(at), 1..) = (&at, self.bad_left_out) {
-                let more = count(self.bad_left_out as usize, "more bad line");
-                let msg = format!("… and {more}");
-                self.builder.bad_line(at, &msg.into());
-            }
-            return;
-        };
+        let Some(c) = self.checker.take() else { return };
         let last = self.builder.events_seen().saturating_sub(1);
         let mut more = vec![];
         for t in c.tally() {
@@ -122,10 +113,8 @@ impl<W: Write> Observer for Printer<W> {
         // Told once: as the checker's finding (its rule, line and why), or as an entry of its own.
         if self.checker.is_some() {
             self.check(|c| c.bad_line(origin, message));
-        } else if self.builder.bad_lines() < SHOW_PER_RULE {
-            self.builder.bad_line(origin, message);
         } else {
-            self.bad_left_out += 1;
+            self.builder.bad_line(origin, message);
         }
     }
 
@@ -183,7 +172,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         terminal::open_inputs(&args.input.files, stdin_name, follow.is_none(), following)?;
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut printer = Printer {
-        builder: TimelineBuilder::new(),
+        builder: TimelineBuilder::showing(SHOW_PER_RULE),
         renderer: Renderer::new(RenderOptions {
             width,
             full: args.full,
@@ -200,7 +189,6 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             };
             Checker::new(names.first().cloned().unwrap_or(Arc::from("-")), config)
         }),
-        bad_left_out: 0,
     };
     // Which inputs held a record of a known form; the last bad line (for `--strict`).
     let mut watch = Watch(Known::new(&names), &mut printer);

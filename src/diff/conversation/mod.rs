@@ -44,11 +44,12 @@ use serde_json::Value;
 
 mod document;
 
-use crate::agui::{Event, Role, Snapshot, ToolContent};
+use crate::agui::{Event, Snapshot, ToolContent};
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf, Run};
 use crate::payload::Payload;
 use crate::text::{list_of, str_of};
+use crate::timeline::{piece, Kind};
 
 /// A string joined from deltas, with where each delta came from.
 #[derive(Debug, Clone, Default)]
@@ -205,60 +206,29 @@ impl Open {
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
     fn event(&mut self, ev: &Event, typed: &Event, origin: &Origin) {
+        // A message's, reasoning block's or call's start or more of it (legacy THINKING events,
+        // which have no id, show nothing).
+        if let Some(p) = piece(typed).filter(|p| p.id.is_some() || p.chunk) {
+            let (id, delta) = (p.id.unwrap_or(""), p.delta);
+            return match p.kind {
+                Kind::Text => {
+                    let role = p.named.unwrap_or("assistant");
+                    self.message(id, role, origin).text.push(delta, origin)
+                }
+                Kind::Reasoning => self.reasoning(id, origin).push(delta, origin),
+                _ => {
+                    if let Some(name) = p.named {
+                        self.tool_start(id, name, p.parent, origin);
+                    }
+                    if let Some(c) = self.call(id) {
+                        c.args.push(delta, origin);
+                    }
+                }
+            };
+        }
         match typed {
             Event::StepStarted { step_name, .. } => {
                 self.steps.push((step_name.clone(), origin.clone()))
-            }
-            Event::TextMessageStart {
-                message_id, role, ..
-            } => {
-                self.message(message_id, role.as_str(), origin);
-            }
-            Event::TextMessageContent {
-                message_id, delta, ..
-            } => self
-                .message(message_id, "assistant", origin)
-                .text
-                .push(delta, origin),
-            Event::TextMessageChunk {
-                message_id,
-                role,
-                delta,
-                ..
-            } => {
-                let role = role.map_or("assistant", Role::as_str);
-                let m = self.message(message_id.as_deref().unwrap_or(""), role, origin);
-                m.text.push(delta.as_deref().unwrap_or(""), origin)
-            }
-            Event::ToolCallStart {
-                tool_call_id,
-                tool_call_name,
-                parent_message_id,
-                ..
-            } => self.tool_start(tool_call_id, tool_call_name, parent_message_id, origin),
-            Event::ToolCallChunk {
-                tool_call_id,
-                tool_call_name,
-                parent_message_id,
-                delta,
-                ..
-            } => {
-                let call = tool_call_id.as_deref().unwrap_or("");
-                if let Some(name) = tool_call_name {
-                    self.tool_start(call, name, parent_message_id, origin);
-                }
-                if let Some(c) = self.call(call) {
-                    c.args.push(delta.as_deref().unwrap_or(""), origin);
-                }
-            }
-            Event::ToolCallArgs {
-                tool_call_id,
-                delta,
-                ..
-            } => {
-                if let Some(c) = self.call(tool_call_id) {
-                    c.args.push(delta, origin);
-                }
             }
             Event::ToolCallResult {
                 message_id,
@@ -278,18 +248,8 @@ impl Open {
                 m.error = metadata.as_ref().is_some_and(|m| m.status == "error")
                     || matches!(ev, Event::Passthrough(v) if v.get("error").is_some_and(|e| !e.is_null()));
             }
-            Event::ReasoningStart { message_id, .. }
-            | Event::ReasoningMessageStart { message_id, .. } => {
+            Event::ReasoningStart { message_id, .. } => {
                 self.reasoning(message_id, origin);
-            }
-            Event::ReasoningMessageContent {
-                message_id, delta, ..
-            } => self.reasoning(message_id, origin).push(delta, origin),
-            Event::ReasoningMessageChunk {
-                message_id, delta, ..
-            } => {
-                let r = self.reasoning(message_id.as_deref().unwrap_or(""), origin);
-                r.push(delta.as_deref().unwrap_or(""), origin)
             }
             Event::ReasoningEncryptedValue { entity_id, .. } => {
                 self.reasoning(entity_id, origin);
@@ -313,11 +273,11 @@ impl Open {
     }
 
     /// A call started (unless it was), in its parent message (made when new).
-    fn tool_start(&mut self, id: &str, name: &str, parent: &Option<String>, origin: &Origin) {
+    fn tool_start(&mut self, id: &str, name: &str, parent: Option<&str>, origin: &Origin) {
         if self.call(id).is_some() {
             return;
         }
-        let i = self.message_index(parent.as_deref().unwrap_or(id), "assistant", origin);
+        let i = self.message_index(parent.unwrap_or(id), "assistant", origin);
         let calls = &mut self.messages[i].calls;
         self.call_at.insert(id.to_string(), (i, calls.len()));
         calls.push(Call {
