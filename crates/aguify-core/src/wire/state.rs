@@ -168,25 +168,19 @@ impl SharedJson {
         }
     }
 
-    /// `tool_call_id` of a tool message, when a non-empty string.
-    fn own_tool_call(&self) -> Option<&str> {
-        let id = self.head.tool_call_id.as_deref();
-        id.filter(|c| !c.is_empty() && self.kind() == Some("tool"))
-    }
-}
-
-impl langchain::Listed for SharedJson {
-    fn listed_kind(&self) -> Option<&str> {
-        self.kind()
-    }
-    fn answers(&self) -> Option<&str> {
-        self.tool_call()
-    }
-    fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
+    /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
+    /// for each, [`langchain::made_up_call_id`], and its name).
+    pub(super) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
         match self.kind() {
             Some("ai") => self.fields().map_or_else(Vec::new, |f| f.idless_calls(at)),
             _ => vec![],
         }
+    }
+
+    /// `tool_call_id` of a tool message, when a non-empty string.
+    fn own_tool_call(&self) -> Option<&str> {
+        let id = self.head.tool_call_id.as_deref();
+        id.filter(|c| !c.is_empty() && self.kind() == Some("tool"))
     }
 }
 
@@ -203,7 +197,6 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
             continue;
         }
         let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
-        let before = before.iter().map(|m| &**m);
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
 }
