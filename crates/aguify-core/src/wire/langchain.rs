@@ -585,7 +585,7 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
 /// numbers as JavaScript writes them.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
     let mut list: Vec<Arc<SharedJson>> = (list.iter())
-        .map(|m| Arc::new(SharedJson::new(normalize_owned(m.clone()))))
+        .map(|m| Arc::new(SharedJson::new(&*normalize_cow(m))))
         .collect();
     super::state::pair_unanswered(&mut list);
     (list.iter().enumerate())
@@ -595,7 +595,7 @@ pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
 
 /// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
 pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Item> {
-    SharedJson::new(normalize_owned(m.clone())).to_agui(i)
+    SharedJson::new(&*normalize_cow(m)).to_agui(i)
 }
 
 #[cfg(test)]
