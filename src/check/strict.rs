@@ -185,7 +185,7 @@ impl Strict {
                 self.ended_tools.insert(h, ());
                 let valid = serde_json::from_str::<serde::de::IgnoredAny>(&args).is_ok();
                 if !args.trim().is_empty() && !valid {
-                    let args = clip(&args);
+                    let args = crate::timeline::render::cut(&args, 61);
                     let msg = format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {args}");
                     ctx.report("AGX307", ids(), msg);
                 }
@@ -307,14 +307,6 @@ fn sorted<'a>(ids: impl Iterator<Item = &'a String>) -> Vec<String> {
     v.sort();
     v.dedup();
     v
-}
-
-fn clip(s: &str) -> String {
-    let mut out: String = s.chars().take(60).collect();
-    if out.len() < s.len() {
-        out.push('…');
-    }
-    out
 }
 
 #[cfg(test)]

@@ -112,14 +112,9 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
     };
     row(w, color, "line  ", &line)?;
     writeln!(w)?;
-    let records = format!("last {} input records before it", x.last_records.len());
-    writeln!(w, "  {} (oldest first)", paint(HEAD, &records))?;
-    if x.last_records.is_empty() {
-        writeln!(w, "    (none)")?;
-    }
     let lines = x.last_records.iter().map(|r| r.at.line.to_string().len());
     let lw = lines.max().unwrap_or(1);
-    for r in &x.last_records {
+    let records = x.last_records.iter().map(|r| {
         let loc = if r.at.file == x.file {
             format!(":{:>lw$}", r.at.line)
         } else {
@@ -127,58 +122,41 @@ fn write_one(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> 
         };
         let summary = p(&cut(&one_line(&r.summary), 90));
         let disposition = format!("[{}]", p(&cut(&one_line(&r.disposition), 60)));
-        writeln!(
-            w,
-            "    {}  {summary}  {}",
+        format!(
+            "{}  {summary}  {}",
             paint(DIM, &loc),
             paint(DIM, &disposition)
-        )?;
-    }
-    writeln!(w)?;
-    write_context(x, w, color)
-}
-
-/// What was open when the run ended, the signals before it, its last state, cause and fix.
-fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<()> {
-    let paint = |style: Style, s: &str| painted(color, style, s);
-    writeln!(w, "  {}", paint(HEAD, "open at that moment"))?;
-    if x.open.is_empty() {
-        writeln!(
-            w,
-            "    nothing: every node, message and tool call had ended"
-        )?;
-    }
-    for o in &x.open {
+        )
+    });
+    let head = format!("last {} input records before it", x.last_records.len());
+    let head = format!("{} (oldest first)", paint(HEAD, &head));
+    section(w, &head, records, "(none)")?;
+    let open = x.open.iter().map(|o| {
         let what = [&o.name, &o.id].into_iter().flatten();
         let what = what.cloned().collect::<Vec<_>>().join(" ");
         let how_long = match o.open_ms {
             Some(m) => format!("open {}", ms(m)),
             None => format!("open for {} events", o.open_events),
         };
-        writeln!(
-            w,
-            "    {} {}  {} · since {} · {how_long}",
-            o.kind.replace('_', " "),
+        let (kind, since) = (o.kind.replace('_', " "), p(&line_in(&o.since, &x.file)));
+        format!(
+            "{kind} {}  {} · since {since} · {how_long}",
             p(&what),
-            p(&o.state),
-            p(&line_in(&o.since, &x.file))
-        )?;
-    }
-    writeln!(w)?;
-    writeln!(w, "  {}", paint(HEAD, "upstream signals"))?;
-    if x.signals.is_empty() {
-        writeln!(w, "    none before the error")?;
-    }
-    for s in &x.signals {
-        writeln!(
-            w,
-            "    {}  {}  {}",
-            paint(DIM, &p(&line_in(&s.at, &x.file))),
-            s.kind.replace('_', " "),
+            p(&o.state)
+        )
+    });
+    let nothing = "nothing: every node, message and tool call had ended";
+    section(w, &paint(HEAD, "open at that moment"), open, nothing)?;
+    let signals = x.signals.iter().map(|s| {
+        let (at, kind) = (p(&line_in(&s.at, &x.file)), s.kind.replace('_', " "));
+        format!(
+            "{}  {kind}  {}",
+            paint(DIM, &at),
             p(&cut(&one_line(&s.message), 120))
-        )?;
-    }
-    writeln!(w)?;
+        )
+    });
+    let none = "none before the error";
+    section(w, &paint(HEAD, "upstream signals"), signals, none)?;
     let state = match &x.final_state {
         Some(f) => format!(
             "{} ({})",
@@ -193,6 +171,23 @@ fn write_context(x: &Explanation, w: &mut dyn Write, color: bool) -> io::Result<
     row(w, color, "last state", &state)?;
     row(w, color, "likely cause", &p(&x.cause))?;
     row(w, color, "fix", &p(&x.hint))
+}
+
+/// A section: its heading, its lines (or `none` when it has none), then a blank line.
+fn section(
+    w: &mut dyn Write,
+    heading: &str,
+    lines: impl ExactSizeIterator<Item = String>,
+    none: &str,
+) -> io::Result<()> {
+    writeln!(w, "  {heading}")?;
+    if lines.len() == 0 {
+        writeln!(w, "    {none}")?;
+    }
+    for line in lines {
+        writeln!(w, "    {line}")?;
+    }
+    writeln!(w)
 }
 
 /// A `label  value` row, its label a heading.

@@ -21,6 +21,12 @@ pub(super) enum K {
     /// An [`K::Int`] >= 0.
     Count,
     Enum(&'static [&'static str]),
+    /// An object of these fields (its unknown keys not reported).
+    Fields(Spec),
+    /// An array of objects of these fields.
+    List(Spec),
+    /// An array, each item checked by its own function.
+    Each(fn(&mut V, P<'_>, &Value)),
     /// A structure checked by its own function: a patch, messages, content, an outcome, …
     Check(fn(&mut V, P<'_>, &Value)),
 }
@@ -75,8 +81,47 @@ pub(super) const BASE: Spec = &[
     ("subagentRunId", Str, false),
 ];
 
+/// A RUN_STARTED's `input`: the RunAgentInput of the run.
+pub(super) const INPUT: K = Fields(&[
+    ("threadId", Str, true),
+    ("runId", Str, true),
+    ("messages", Each(V::message), true),
+    ("protocolVersion", Str, false),
+    ("parentRunId", Str, false),
+    ("state", Json, false),
+    ("forwardedProps", JsonNonNull, false),
+    ("tools", List(TOOL), false),
+    ("context", List(CONTEXT), false),
+    ("resume", List(RESUME), false),
+]);
+
+const TOOL: Spec = &[
+    ("name", Str, true),
+    ("description", Str, true),
+    ("parameters", JsonNonNull, false),
+    ("metadata", Object, false),
+];
+
+const CONTEXT: Spec = &[("description", Str, true), ("value", Str, true)];
+
+const RESUME: Spec = &[
+    ("interruptId", Str, true),
+    ("status", Enum(&["resolved", "cancelled"]), true),
+    ("payload", JsonNonNull, false),
+    ("metadata", Object, false),
+];
+
+/// An assistant message's tool call.
+pub(super) const TOOL_CALL: Spec = &[
+    ("id", Str, true),
+    ("type", Enum(&["function"]), true),
+    ("function", Fields(FUNCTION), true),
+];
+
+const FUNCTION: Spec = &[("name", Str, true), ("arguments", Str, true)];
+
 /// A run's token usage.
-pub(super) const USAGE: Spec = &[
+const USAGE: Spec = &[
     ("provider", Str, false),
     ("model", Str, false),
     ("inputTokens", Count, false),
@@ -134,7 +179,7 @@ const STATE_SNAPSHOT: Spec = &[("snapshot", Json, true)];
 
 const STATE_DELTA: Spec = &[("delta", Check(V::patch), true)];
 
-const MESSAGES_SNAPSHOT: Spec = &[("messages", Check(V::messages), true)];
+const MESSAGES_SNAPSHOT: Spec = &[("messages", Each(V::message), true)];
 
 const ACTIVITY_SNAPSHOT: Spec = &[
     ("messageId", Str, true),
@@ -158,7 +203,7 @@ const RUN_STARTED: Spec = &[
     ("runId", Str, true),
     ("protocolVersion", Str, false),
     ("parentRunId", Str, false),
-    ("input", Check(V::run_input), false),
+    ("input", INPUT, false),
 ];
 
 const RUN_FINISHED: Spec = &[
@@ -166,13 +211,13 @@ const RUN_FINISHED: Spec = &[
     ("runId", Str, true),
     ("result", JsonNonNull, false),
     ("outcome", Check(V::outcome), false),
-    ("usage", Check(V::usages), false),
+    ("usage", List(USAGE), false),
 ];
 
 const RUN_ERROR: Spec = &[
     ("message", Str, true),
     ("code", Str, false),
-    ("usage", Check(V::usages), false),
+    ("usage", List(USAGE), false),
 ];
 
 const STEP: Spec = &[("stepName", Str, true)];

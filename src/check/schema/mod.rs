@@ -8,7 +8,7 @@ use crate::json::Field;
 use crate::wire::json_kind;
 
 use super::ev::{Ev, Src};
-use fields::{spec, Spec, BASE, K, USAGE};
+use fields::{spec, Spec, BASE, K};
 
 mod fields;
 
@@ -149,20 +149,11 @@ impl V {
             K::Object => {}
             K::Int => self.int(p, name, val, false),
             K::Count => self.int(p, name, val, true),
+            K::Fields(spec) => self.object(p, val, spec, &[]),
+            K::List(spec) => self.each(p, name, val, |v, p, item| v.object(p, item, spec, &[])),
+            K::Each(check) => self.each(p, name, val, check),
             K::Check(check) => check(self, p, val),
         }
-    }
-
-    /// A run's or a snapshot's `messages`.
-    fn messages(&mut self, p: P<'_>, val: &Value) {
-        let not_array = "`messages` must be an array of messages";
-        self.each(p, val, not_array, V::message);
-    }
-
-    /// A run's `usage`.
-    fn usages(&mut self, p: P<'_>, val: &Value) {
-        let not_array = "`usage` must be an array of token usages";
-        self.each(p, val, not_array, |v, p, u| v.object(p, u, USAGE, &[]));
     }
 
     /// A SUBAGENT_FINISHED `outcome`.
@@ -193,24 +184,13 @@ impl V {
         }
     }
 
-    /// The optional list `key` of object `v`, each item checked against `spec`.
-    fn list(&mut self, p: P<'_>, v: &Value, key: &str, spec: Spec) {
-        let Some(list) = v.field(key) else {
-            return;
-        };
-        let not_array = format!("`{key}` must be an array");
-        self.each(P::Key(&p, key), list, &not_array, |v, p, item| {
-            v.object(p, item, spec, &[])
-        });
-    }
-
-    /// Each item of array `val` at `p`, checked by `check`; AGX205 `not_array` when it is
+    /// Each item of array `val`, field `name` at `p`, checked by `check`; AGX205 when it is
     /// not an array.
     fn each(
         &mut self,
         p: P<'_>,
+        name: &str,
         val: &Value,
-        not_array: &str,
         mut check: impl FnMut(&mut Self, P<'_>, &Value),
     ) {
         match val.as_array() {
@@ -219,7 +199,7 @@ impl V {
                     check(self, P::Idx(&p, i), item);
                 }
             }
-            None => self.push("AGX205", p, not_array),
+            None => self.push("AGX205", p, format!("`{name}` must be an array")),
         }
     }
 
@@ -273,7 +253,7 @@ impl V {
     fn content(&mut self, p: P<'_>, val: &Value) {
         match val {
             Value::String(_) => {}
-            Value::Array(_) => self.each(p, val, "", V::part),
+            Value::Array(_) => self.each(p, "content", val, V::part),
             _ => self.expected(p, "content", "a string or content parts", val),
         }
     }
@@ -315,16 +295,14 @@ impl V {
         match val.field_str("type") {
             Some("success") => self.strings(p, val, "pendingToolCallIds"),
             Some("cancelled") => {}
-            Some("interrupt") => match val.field("interrupts").and_then(Value::as_array) {
-                Some(list) if !list.is_empty() => {
-                    for (i, it) in list.iter().enumerate() {
-                        self.interrupt(P::Idx(&P::Key(&p, "interrupts"), i), it);
-                    }
+            Some("interrupt") => match val.field("interrupts") {
+                Some(l @ Value::Array(a)) if !a.is_empty() => {
+                    self.each(P::Key(&p, "interrupts"), "interrupts", l, V::interrupt)
                 }
                 list => {
                     let what = match list {
-                        Some(_) => "at least 1 interrupt",
-                        None => "an `interrupts` array",
+                        Some(Value::Array(_)) => "at least 1 interrupt",
+                        _ => "an `interrupts` array",
                     };
                     let msg = format!("an interrupt outcome needs {what}");
                     self.push("AGX208", P::Key(&p, "interrupts"), msg)
@@ -375,6 +353,7 @@ impl V {
             ("encryptedValue", Str, "ooooo-o"),
             ("subagentRunId", Str, "ooooooo"),
             ("metadata", Object, "ooooooo"),
+            ("toolCalls", List(fields::TOOL_CALL), "--o----"),
         ];
         let role = m.field_str("role");
         const ROLES: [&str; 7] = [
@@ -402,54 +381,6 @@ impl V {
             }
         }
         self.object(p, m, &fields[..n], &[]);
-        if let Some(tc) = role
-            .filter(|r| *r == "assistant")
-            .and_then(|_| m.field("toolCalls"))
-        {
-            let not_array = "`toolCalls` must be an array";
-            self.each(P::Key(&p, "toolCalls"), tc, not_array, |v, cp, c| {
-                let s = |o: Option<&Value>, k| o.and_then(|o| o.field(k)).is_some_and(Value::is_string);
-                let f = c.field("function");
-                if !(s(Some(c), "id")
-                    && c.field_str("type") == Some("function")
-                    && s(f, "name")
-                    && s(f, "arguments"))
-                {
-                    let m = "a tool call needs {id, type:\"function\", function:{name, arguments: string}}";
-                    v.push("AGX205", cp, m);
-                }
-            });
-        }
-    }
-
-    fn run_input(&mut self, p: P<'_>, v: &Value) {
-        use K::*;
-        const F: Spec = &[
-            ("threadId", Str, true),
-            ("runId", Str, true),
-            ("messages", Check(V::messages), true),
-            ("protocolVersion", Str, false),
-            ("parentRunId", Str, false),
-            ("state", Json, false),
-            ("forwardedProps", JsonNonNull, false),
-        ];
-        const TOOL: Spec = &[
-            ("name", Str, true),
-            ("description", Str, true),
-            ("parameters", JsonNonNull, false),
-            ("metadata", Object, false),
-        ];
-        const CONTEXT: Spec = &[("description", Str, true), ("value", Str, true)];
-        const RESUME: Spec = &[
-            ("interruptId", Str, true),
-            ("status", Enum(&["resolved", "cancelled"]), true),
-            ("payload", JsonNonNull, false),
-            ("metadata", Object, false),
-        ];
-        self.object(p, v, F, &[]);
-        self.list(p, v, "tools", TOOL);
-        self.list(p, v, "context", CONTEXT);
-        self.list(p, v, "resume", RESUME);
     }
 }
 
@@ -471,7 +402,7 @@ fn check_typed(ev: &Event, kind: Option<EventType>) -> Vec<Issue> {
     let mut v = V::default();
     let root = P::Root;
     match ev {
-        Event::RunStarted { input: Some(i), .. } => v.run_input(P::Key(&root, "input"), i),
+        Event::RunStarted { input: Some(i), .. } => v.value(root, "input", i, fields::INPUT),
         Event::RunFinished { outcome, .. } => v.outcome(P::Key(&root, "outcome"), outcome),
         Event::MessagesSnapshot { messages, .. } => {
             let p = P::Key(&root, "messages");
@@ -671,6 +602,53 @@ mod tests {
         assert!(count(json!(0)).is_empty());
         assert_eq!(count(json!(-1)), ["AGX206"]);
         assert_eq!(count(json!(-1.0)), ["AGX206"]);
+    }
+
+    /// A tool call, a run input's lists and nested objects are walked as fields too: each
+    /// problem at its own path, a null list AGX204 like any optional field.
+    #[test]
+    fn tool_calls_and_input_lists_are_walked_as_fields() {
+        let issues = |ev: Value| -> Vec<(&str, String)> {
+            let all = check_ev(&Ev::of(&ev));
+            all.into_iter().map(|i| (i.rule, i.message)).collect()
+        };
+        let call = json!({"id":"c","type":"function","function":{"name":"f"}});
+        let snapshot = json!({"type":"MESSAGES_SNAPSHOT","messages":[
+            {"id":"a","role":"assistant","toolCalls":[call, {"id":1,"type":"fn","function":[]}]}]});
+        assert_eq!(
+            issues(snapshot),
+            [
+                (
+                    "AGX203",
+                    "messages.0.toolCalls.0.function.arguments: `arguments` is required".into()
+                ),
+                (
+                    "AGX205",
+                    "messages.0.toolCalls.1.id: `id` must be a string, found a number".into()
+                ),
+                (
+                    "AGX205",
+                    "messages.0.toolCalls.1.type: `type` must be one of function, found \"fn\""
+                        .into()
+                ),
+                (
+                    "AGX205",
+                    "messages.0.toolCalls.1.function: expected an object, found an array".into()
+                ),
+            ]
+        );
+        let start = json!({"type":"RUN_STARTED","threadId":"t","runId":"r","input":{
+            "threadId":"t","runId":"r","messages":[],"tools":null,"context":{}}});
+        assert_eq!(
+            issues(start),
+            [
+                (
+                    "AGX204",
+                    "input.tools: `tools` is optional and must be omitted, not null".into()
+                ),
+                ("AGX205", "input.context: `context` must be an array".into()),
+            ]
+        );
     }
 
     #[test]
