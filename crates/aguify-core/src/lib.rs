@@ -66,52 +66,34 @@
 
 // Not API: the stages below are private unless the `internals` feature is on. The `aguify`
 // package turns it on (its checker, views and tests read the stages' types); anything in them
-// may change in any release. The API is re-exported below.
-macro_rules! stages {
-    ($($stage:ident),* $(,)?) => {$(
-        #[cfg(feature = "internals")]
-        #[doc(hidden)]
-        pub mod $stage;
-        #[cfg(not(feature = "internals"))]
-        mod $stage;
-    )*};
+// may change in any release. They are declared in one module (its files in this directory,
+// where `cargo fmt` reaches them) whose modules are imported here: their paths read
+// `crate::input`, and the `internals` feature re-exports them. A `pub(in …)` path names the
+// module they are in (`super::…`, or `crate::stages::…`).
+#[doc(hidden)]
+#[path = ""]
+mod stages {
+    pub mod adapter;
+    pub mod agui;
+    pub mod convert;
+    pub mod error;
+    pub mod input;
+    pub mod js_numbers;
+    pub mod json;
+    pub mod mapper;
+    pub mod model;
+    pub mod payload;
+    pub mod pipeline;
+    pub mod recent;
+    pub mod sink;
+    pub mod utf8;
+    pub mod wire;
 }
-stages!(
-    adapter, agui, convert, error, input, js_numbers, json, mapper, model, payload, pipeline,
-    recent, sink, utf8, wire
-);
-// rustfmt does not expand macros: without this list, never compiled, `cargo fmt` would not
-// reach the stage files.
-#[cfg(any())]
-mod adapter;
-#[cfg(any())]
-mod agui;
-#[cfg(any())]
-mod convert;
-#[cfg(any())]
-mod error;
-#[cfg(any())]
-mod input;
-#[cfg(any())]
-mod js_numbers;
-#[cfg(any())]
-mod json;
-#[cfg(any())]
-mod mapper;
-#[cfg(any())]
-mod model;
-#[cfg(any())]
-mod payload;
-#[cfg(any())]
-mod pipeline;
-#[cfg(any())]
-mod recent;
-#[cfg(any())]
-mod sink;
-#[cfg(any())]
-mod utf8;
-#[cfg(any())]
-mod wire;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use stages::*;
+#[cfg(not(feature = "internals"))]
+use stages::*;
 
 pub use adapter::Family;
 pub use agui::{

@@ -17,7 +17,8 @@ use serde_json::Value;
 
 /// A JSON value as the compact text its tree writes (`serde_json::to_string`). Two payloads are
 /// equal when their texts are.
-#[derive(Clone)]
+/// `null` by default.
+#[derive(Clone, Default)]
 pub struct Payload(Box<RawValue>);
 
 impl PartialEq for Payload {
@@ -31,7 +32,7 @@ impl Payload {
     /// whose object repeats a key (a tree keeps the last value, at the first key's place) is
     /// read through its tree, as is one that is no JSON (`null`).
     pub fn from_json(text: &str) -> Payload {
-        Payload::read(text).unwrap_or_else(|| Payload::from_value(&Value::Null))
+        Payload::read(text).unwrap_or_default()
     }
 
     /// [`Payload::from_json`], `None` for a text that is no JSON a tree can hold (nested
@@ -54,7 +55,7 @@ impl Payload {
     fn of_written(text: String) -> Payload {
         match RawValue::from_string(text) {
             Ok(raw) => Payload(raw),
-            Err(_) => Payload(RawValue::from_string("null".into()).unwrap_or_default()),
+            Err(_) => Payload::default(),
         }
     }
 
@@ -86,13 +87,6 @@ impl Payload {
 impl fmt::Debug for Payload {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.get())
-    }
-}
-
-/// `null`.
-impl Default for Payload {
-    fn default() -> Self {
-        Payload::from_value(&Value::Null)
     }
 }
 

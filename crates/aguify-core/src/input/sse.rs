@@ -31,10 +31,9 @@ struct Partial {
     /// First line holding a field (not a comment): where messages point.
     field_line: Option<u64>,
     event: Option<String>,
-    data: Option<String>,
-    /// The data went over `max_bytes`: its length (joined by `\n`), its text dropped; the frame
-    /// is reported and skipped.
-    oversized: Option<usize>,
+    /// The data joined by `\n`, or `Err` with its length once it went over `max_bytes` (its
+    /// text dropped: the frame is reported and skipped).
+    data: Option<Result<String, usize>>,
     /// The start of the first line that is not an SSE field (e.g. JSON without `data:`).
     stray: Option<String>,
 }
@@ -49,20 +48,18 @@ impl SseFramer {
 
     /// Appends one `data:` value to the frame, or counts it when the frame is over its bound.
     fn push_data(&mut self, value: &str) {
-        let f = &mut self.frame;
-        let before = f.oversized.or(f.data.as_ref().map(String::len));
+        let (data, max) = (&mut self.frame.data, self.max_bytes);
+        let before = data
+            .as_ref()
+            .map(|d| d.as_ref().map_or_else(|n| *n, String::len));
         let joined = before.map_or(0, |n| n + 1) + value.len();
-        if f.oversized.is_some() || (self.max_bytes > 0 && joined > self.max_bytes) {
-            f.data = None;
-            f.oversized = Some(joined);
-            return;
-        }
-        match &mut f.data {
-            Some(d) => {
+        match data {
+            Some(Ok(d)) if max == 0 || joined <= max => {
                 d.push('\n');
                 d.push_str(value);
             }
-            None => f.data = Some(value.to_string()),
+            None if max == 0 || joined <= max => *data = Some(Ok(value.to_string())),
+            _ => *data = Some(Err(joined)),
         }
     }
 
@@ -119,28 +116,28 @@ impl SseFramer {
             return (lines > 0).then(|| Frame::ignored(origin, lines, "SSE frame separator"));
         };
         let origin = Origin::at(file, f.field_line.unwrap_or(first));
-        let read = match (f.oversized, f.data, f.stray) {
-            (Some(bytes), ..) => Err(super::lines::too_long(
+        let read = match (f.data, f.stray) {
+            (Some(Err(bytes)), _) => Err(super::lines::too_long(
                 "SSE frame's data is",
                 bytes,
                 self.max_bytes,
             )),
-            (None, None, Some(stray)) => Err(BadLine::new(
+            (None, Some(stray)) => Err(BadLine::new(
                 Reason::NotJson,
                 format!(
                     "SSE frame without a `data:` field (found `{stray}`): expected `data: \
                      <JSON>` lines, each frame ended by a blank line"
                 ),
             )),
-            (None, None, None) => {
+            (None, None) => {
                 let reason = "SSE frame without data (comment, event, id or retry only)";
                 return Some(Frame::ignored(origin, lines, reason));
             }
-            (None, Some(data), _) if data.trim().is_empty() => {
+            (Some(Ok(data)), _) if data.trim().is_empty() => {
                 let message = "SSE frame with empty `data:`: expected a JSON object";
                 Err(BadLine::new(Reason::NotJson, message))
             }
-            (None, Some(data), _) => {
+            (Some(Ok(data)), _) => {
                 let data = match event.as_deref() {
                     Some(name) => self.bare_v3_envelope(name, data),
                     None => data,

@@ -121,7 +121,7 @@ pub(super) mod tests {
     }
 
     /// A run of thread `t` with no input.
-    pub(in crate::mapper) fn run_start(run_id: Option<&str>) -> ModelEvent {
+    pub(in super::super) fn run_start(run_id: Option<&str>) -> ModelEvent {
         ModelEvent::RunStart {
             thread_id: Some("t".into()),
             run_id: run_id.map(String::from),
