@@ -23,15 +23,16 @@ type Ts = Option<i64>;
 
 /// Declares [`Event`] from its variants' own fields: every variant gets `timestamp` first,
 /// one written `by subagent_run_id` gets `subagentRunId` (the sub-agent that produced it;
-/// absent: the run's own agent) after it. Also declares [`EventType`] and [`EVENT_TYPES`] (the
-/// 1.0 types: all but the `thinking` ones), and what is read off the two common fields and the
-/// kind. A field written `name?: T`, as the protocol's TypeScript types write an optional one,
+/// absent: the run's own agent) after it, and `of field` names the field holding the id of
+/// the item (message, tool call) the event belongs to ([`Event::item`]). Also declares
+/// [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the `thinking` ones), and what is
+/// read off the two common fields and the kind. A field written `name?: T`, as the protocol's TypeScript types write an optional one,
 /// is an `Option<T>` left out when absent; one written `name: T = default` reads as
 /// `T::default()` when a capture leaves it out. A `thinking` variant names the REASONING_* one
 /// it stands for (`for …`), from which [`Event::into_thinking`] is declared.
 macro_rules! events {
     (
-        events { $($(#[$u_attr:meta])* $u:ident = $u_name:literal $(by $sub:ident)? { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty $(= $u_d:ident)?)?,)* })* }
+        events { $($(#[$u_attr:meta])* $u:ident = $u_name:literal $(by $sub:ident $(of $item:ident)?)? { $($(#[$u_fa:meta])* $u_f:ident $(?: $u_o:ty)? $(: $u_t:ty $(= $u_d:ident)?)?,)* })* }
         thinking { $($(#[$t_attr:meta])* $t:ident = $t_name:literal for $t_of:ident { $($t_f:ident: $t_t:ty,)* })* }
     ) => {
         /// An AG-UI 1.0 event type (`EventType`): the checker tells event types apart by this
@@ -144,6 +145,15 @@ macro_rules! events {
                     | Event::SubagentFinished { subagent_run_id, .. }
                     | Event::SubagentError { subagent_run_id, .. } => Some(subagent_run_id),
                     Event::Passthrough(v) => v.get("subagentRunId").and_then(Value::as_str),
+                    _ => None,
+                }
+            }
+
+            /// The id of the item (text message, reasoning message, tool call) whose event
+            /// this is, for an event a sub-agent may produce.
+            pub(crate) fn item(&self) -> Option<&String> {
+                match self {
+                    $($($(Event::$u { $item, .. } => Some($item),)?)?)*
                     _ => None,
                 }
             }
@@ -271,31 +281,31 @@ events! {
         StepFinished = "STEP_FINISHED" by subagent_run_id {
             step_name: String,
         }
-        TextMessageStart = "TEXT_MESSAGE_START" by subagent_run_id {
+        TextMessageStart = "TEXT_MESSAGE_START" by subagent_run_id of message_id {
             message_id: String,
             /// The client's default when absent.
             role: Role = default,
         }
-        TextMessageContent = "TEXT_MESSAGE_CONTENT" by subagent_run_id {
+        TextMessageContent = "TEXT_MESSAGE_CONTENT" by subagent_run_id of message_id {
             message_id: String,
             delta: String,
         }
-        TextMessageEnd = "TEXT_MESSAGE_END" by subagent_run_id {
+        TextMessageEnd = "TEXT_MESSAGE_END" by subagent_run_id of message_id {
             message_id: String,
         }
-        ToolCallStart = "TOOL_CALL_START" by subagent_run_id {
+        ToolCallStart = "TOOL_CALL_START" by subagent_run_id of tool_call_id {
             tool_call_id: String,
             tool_call_name: String,
             parent_message_id?: String,
         }
-        ToolCallArgs = "TOOL_CALL_ARGS" by subagent_run_id {
+        ToolCallArgs = "TOOL_CALL_ARGS" by subagent_run_id of tool_call_id {
             tool_call_id: String,
             delta: String,
         }
-        ToolCallEnd = "TOOL_CALL_END" by subagent_run_id {
+        ToolCallEnd = "TOOL_CALL_END" by subagent_run_id of tool_call_id {
             tool_call_id: String,
         }
-        ToolCallResult = "TOOL_CALL_RESULT" by subagent_run_id {
+        ToolCallResult = "TOOL_CALL_RESULT" by subagent_run_id of tool_call_id {
             message_id: String,
             tool_call_id: String,
             content: ToolContent,
@@ -311,25 +321,25 @@ events! {
             name: String,
             value: Payload = default,
         }
-        ReasoningStart = "REASONING_START" by subagent_run_id {
+        ReasoningStart = "REASONING_START" by subagent_run_id of message_id {
             message_id: String,
         }
-        ReasoningMessageStart = "REASONING_MESSAGE_START" by subagent_run_id {
+        ReasoningMessageStart = "REASONING_MESSAGE_START" by subagent_run_id of message_id {
             message_id: String,
             #[serde(default = "Role::reasoning")]
             role: Role,
         }
-        ReasoningMessageContent = "REASONING_MESSAGE_CONTENT" by subagent_run_id {
+        ReasoningMessageContent = "REASONING_MESSAGE_CONTENT" by subagent_run_id of message_id {
             message_id: String,
             delta: String,
         }
-        ReasoningMessageEnd = "REASONING_MESSAGE_END" by subagent_run_id {
+        ReasoningMessageEnd = "REASONING_MESSAGE_END" by subagent_run_id of message_id {
             message_id: String,
         }
-        ReasoningEnd = "REASONING_END" by subagent_run_id {
+        ReasoningEnd = "REASONING_END" by subagent_run_id of message_id {
             message_id: String,
         }
-        ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE" by subagent_run_id {
+        ReasoningEncryptedValue = "REASONING_ENCRYPTED_VALUE" by subagent_run_id of entity_id {
             /// `message` (the mapper encrypts no tool call).
             subtype: Subtype,
             entity_id: String,

@@ -43,10 +43,6 @@ pub struct Item {
     /// The call a tool message answers.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
-    /// The content of a result the mapper sent (`TOOL_CALL_RESULT`) that a snapshot keeps
-    /// ([`Item::content`] `None`): written after `toolCallId`, as such a result always was.
-    #[serde(rename = "content", skip_serializing_if = "Option::is_none")]
-    pub sent_content: Option<ToolContent>,
     /// A failed tool's message (its content).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

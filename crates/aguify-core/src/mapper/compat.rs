@@ -25,10 +25,7 @@ use crate::agui::{Event, EventType, Message, ToolContent};
 pub(super) fn text_content(mut ev: Event) -> Event {
     let as_text = |c: &mut ToolContent| {
         if let ToolContent::Parts(parts) = c {
-            let t: String = parts
-                .iter()
-                .filter_map(|p| p.get("text")?.as_str())
-                .collect();
+            let t: String = parts.iter().filter_map(|p| p["text"].as_str()).collect();
             *c = ToolContent::Text(match t.is_empty() {
                 true => Value::Array(std::mem::take(parts)).to_string(),
                 false => t,
@@ -40,10 +37,7 @@ pub(super) fn text_content(mut ev: Event) -> Event {
         Event::MessagesSnapshot { messages, .. } => {
             for m in messages.iter_mut() {
                 if let Message::Item(m) = m {
-                    m.content
-                        .iter_mut()
-                        .chain(&mut m.sent_content)
-                        .for_each(as_text);
+                    m.content.iter_mut().for_each(as_text);
                 }
             }
         }

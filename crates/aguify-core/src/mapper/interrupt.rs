@@ -27,22 +27,15 @@ fn message(payload: &Value) -> Option<String> {
     if let Value::String(s) = payload {
         return Some(s.clone());
     }
-    let asked = ["message", "question", "prompt"]
-        .iter()
-        .find_map(|k| payload.get(k));
-    asked
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .or_else(|| action_descriptions(payload))
-}
-
-/// The `description`s of a `HumanInTheLoopMiddleware` interrupt's `action_requests`.
-fn action_descriptions(payload: &Value) -> Option<String> {
+    let asked = ["message", "question", "prompt"].map(|k| payload.get(k));
+    if let Some(asked) = asked.into_iter().flatten().next().and_then(Value::as_str) {
+        return Some(asked.to_string());
+    }
+    // The `description`s of a `HumanInTheLoopMiddleware` interrupt's `action_requests`.
     let requests = payload.get("action_requests");
-    let requests = requests
-        .or_else(|| payload.get("actionRequests"))?
-        .as_array()?;
-    let texts: Vec<&str> = (requests.iter().filter_map(|r| r.field_str("description")))
+    let requests = requests.or_else(|| payload.get("actionRequests"))?;
+    let texts: Vec<&str> = (requests.as_array()?.iter())
+        .filter_map(|r| r.field_str("description"))
         .filter(|d| !d.is_empty())
         .collect();
     (!texts.is_empty()).then(|| texts.join("\n\n"))

@@ -361,7 +361,7 @@ impl Mapper {
                 message_id,
                 block,
                 text,
-            } => self.reasoning_delta(&message_id, &block, text, out),
+            } => self.reasoning_text(Some((message_id, block)), text, out),
             ModelEvent::ReasoningEncrypted {
                 message_id,
                 block,
@@ -380,16 +380,26 @@ impl Mapper {
                     add_usage(&mut self.run_mut().usage, u);
                 }
             }
+            // A tool starts running: its call, started here unless a model streamed it, ends.
             ModelEvent::ToolStart {
-                tool_call_id,
+                tool_call_id: id,
                 name,
                 args,
                 parent_message_id,
-            } => self.tool_start(tool_call_id, name, args, parent_message_id, out),
+            } => {
+                self.ensure_tool(&id, &name, parent_message_id, args.as_deref(), out);
+                self.end_tool(&id, out);
+                self.tool_step_line(format_args!("Calling tool {name}.\n"), out);
+            }
+            // Streamed tool output, as a CUSTOM event ([`TOOL_OUTPUT_DELTA`]).
             ModelEvent::ToolOutputDelta {
                 tool_call_id,
                 delta,
-            } => self.tool_output(tool_call_id, delta, out),
+            } => {
+                let value = json!({"toolCallId": tool_call_id, "delta": delta});
+                let (name, value) = (TOOL_OUTPUT_DELTA.into(), Payload::from_value(&value));
+                self.push(own!(Custom { name, value }), out);
+            }
             ModelEvent::ToolEnd(result) => self.tool_end(result, out),
             ModelEvent::Custom { name, value } => self.push(own!(Custom { name, value }), out),
             ModelEvent::State(snapshot) => {

@@ -4,24 +4,39 @@
 use super::*;
 
 impl Mapper {
-    pub(super) fn reasoning_delta(
+    /// Reasoning text `delta` of `block` (a message's (id, block); `None`: the `--tool-steps`
+    /// narration), in the open span when it shows that block, else in a span opened for it
+    /// under id `<message id>:reasoning:<block>` (`<run id>:tool-steps`), numbered when it was
+    /// used before: REASONING_START + REASONING_MESSAGE_START, then the CONTENT.
+    pub(super) fn reasoning_text(
         &mut self,
-        message_id: &str,
-        block: &str,
-        text: String,
+        block: Option<(String, String)>,
+        delta: String,
         out: &mut Vec<Event>,
     ) {
-        let key = (message_id.to_string(), block.to_string());
         let open = self.run_mut().reasoning.as_ref();
-        let rid = match open.filter(|s| s.block.as_ref() == Some(&key)) {
+        let message_id = match open.filter(|s| s.block == block) {
             Some(span) => span.id.clone(),
             // Reasoning and text of a message may overlap: the text stays open. Two reasoning
             // spans never overlap (a summary's next part, another block or message, the
             // tool-step narration): the open one ends first.
-            None => self.open_reasoning(reasoning_id(message_id, block), Some(key), out),
+            None => {
+                let base = match &block {
+                    Some((message_id, block)) => reasoning_id(message_id, block),
+                    None => format!("{}:tool-steps", self.last_run_id.as_deref().unwrap_or("")),
+                };
+                self.close_reasoning_where(|_| true, out);
+                let run = self.run_mut();
+                let id = numbered(&mut run.reasoning_ids, base);
+                let id = run.reasoning.insert(Span { id, block }).id.clone();
+                let (message_id, role) = (id.clone(), Role::Reasoning);
+                self.push(own!(ReasoningStart { message_id }), out);
+                let message_id = id.clone();
+                self.push(own!(ReasoningMessageStart { message_id, role }), out);
+                id
+            }
         };
-        if !text.is_empty() {
-            let (message_id, delta) = (rid, text);
+        if !delta.is_empty() {
             self.push(own!(ReasoningMessageContent { message_id, delta }), out);
         }
     }
@@ -73,28 +88,6 @@ impl Mapper {
         }
     }
 
-    /// Ends the open span, then opens one showing `block` (`None`: the narration) under id
-    /// `base` (numbered when it was used before): REASONING_START + REASONING_MESSAGE_START.
-    fn open_reasoning(
-        &mut self,
-        base: String,
-        block: Option<(String, String)>,
-        out: &mut Vec<Event>,
-    ) -> String {
-        self.close_reasoning_where(|_| true, out);
-        let run = self.run_mut();
-        let id = numbered(&mut run.reasoning_ids, base);
-        run.reasoning = Some(Span {
-            id: id.clone(),
-            block,
-        });
-        let (message_id, role) = (id.clone(), Role::Reasoning);
-        self.push(own!(ReasoningStart { message_id }), out);
-        let message_id = id.clone();
-        self.push(own!(ReasoningMessageStart { message_id, role }), out);
-        id
-    }
-
     /// REASONING_MESSAGE_END + REASONING_END for one reasoning id.
     pub(super) fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
         let message_id = rid.clone();
@@ -103,19 +96,11 @@ impl Mapper {
         self.push(own!(ReasoningEnd { message_id }), out);
     }
 
-    pub(super) fn tool_step_line(&mut self, line: String, out: &mut Vec<Event>) {
-        let open = self.run_mut().reasoning.as_ref();
-        let rid = match open.filter(|s| s.block.is_none()) {
-            Some(span) => span.id.clone(),
-            // The narration is a reasoning span too: the model's open one ends first.
-            None => {
-                let run_id = self.last_run_id.as_deref().unwrap_or_default();
-                let base = format!("{run_id}:tool-steps");
-                self.open_reasoning(base, None, out)
-            }
-        };
-        let (message_id, delta) = (rid, line);
-        self.push(own!(ReasoningMessageContent { message_id, delta }), out);
+    /// `--tool-steps reasoning`: a line of the narration.
+    pub(super) fn tool_step_line(&mut self, line: std::fmt::Arguments, out: &mut Vec<Event>) {
+        if self.opts.tool_steps == ToolSteps::Reasoning {
+            self.reasoning_text(None, line.to_string(), out);
+        }
     }
 
     /// `--compat thinking`: the narration is closed before a tool call event, a text message

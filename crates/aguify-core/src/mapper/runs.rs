@@ -152,12 +152,20 @@ impl Mapper {
                         self.text_message(id, interrupt::visible_text(&i.value), out);
                     }
                 }
-                // A call the final list holds in no message (a node's own model call, e.g.
-                // `with_structured_output`) waits for nobody.
-                let held = messages.as_deref().map(|list| {
-                    let calls = list.iter().flat_map(|m| &m.tool_calls);
-                    calls.map(|c| c.id.clone()).collect()
+                // The calls left without a result are the next run's to answer if it resumes
+                // ([`Mapper::suspended`]): an interrupted run's all, a finished run's those its
+                // final list (when known) holds in a message: a call it does not (a node's own
+                // model call, e.g. `with_structured_output`) waits for nobody.
+                let held = (messages.as_deref()).filter(|_| run.interrupts.is_empty());
+                let calls = held.map(|list| list.iter().flat_map(|m| &m.tool_calls));
+                let held: Option<HashSet<&str, FastIds>> =
+                    calls.map(|c| c.map(|c| &c.id[..]).collect());
+                let pending = (run.tools.iter()).filter(|(id, t)| {
+                    !t.result && held.as_ref().is_none_or(|h| h.contains(&id[..]))
                 });
+                let keep =
+                    |(id, t): (&String, &ToolCall)| (id.clone(), t.name.clone(), t.parent.clone());
+                self.suspended = pending.map(keep).collect();
                 if let Some(mut messages) = messages {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
@@ -165,7 +173,7 @@ impl Mapper {
                     self.push_snapshot(messages, out);
                 }
                 let outcome = match run.interrupts.is_empty() {
-                    true => self.success(&run, held),
+                    true => self.success(),
                     false => self.interrupted(&run),
                 };
                 self.run_finished(run, outcome)
@@ -202,12 +210,10 @@ impl Mapper {
         }
     }
 
-    /// A finished run's outcome: success, with the calls it left without a result (the first
-    /// [`PENDING_IDS_LISTED`], and how many there are when there are more) that its final
-    /// message list, when known (`held`: the ids of its calls), holds; they are the next
-    /// run's to answer if it resumes ([`Mapper::suspended`]).
-    fn success(&mut self, run: &Run, held: Option<HashSet<String, FastIds>>) -> Value {
-        self.suspended = pending_calls(run, held.as_ref()).collect();
+    /// A finished run's outcome: success, with the calls it left without a result
+    /// ([`Mapper::suspended`]: the first [`PENDING_IDS_LISTED`], and how many there are when
+    /// there are more).
+    fn success(&self) -> Value {
         let n = self.suspended.len();
         if n == 0 || self.agui0() {
             return json!({"type": "success"});
@@ -236,7 +242,6 @@ impl Mapper {
             .map(|i| interrupt::to_agui(i, subagent(i)))
             .collect();
         self.pending = run.interrupts.iter().map(|i| i.id.clone()).collect();
-        self.suspended = pending_calls(run, None).collect();
         json!({"type": "interrupt", "interrupts": ints})
     }
 
@@ -265,17 +270,6 @@ impl Mapper {
             self.text_message(last.id.clone(), text.to_string(), out);
         }
     }
-}
-
-/// The calls `run` left without a result that its final message list, when known (`held`: the
-/// ids of its calls), holds: (id, name, parent message).
-fn pending_calls<'a>(
-    run: &'a Run,
-    held: Option<&'a HashSet<String, FastIds>>,
-) -> impl Iterator<Item = (String, String, Option<String>)> + 'a {
-    (run.tools.iter())
-        .filter(move |(id, t)| !t.result && held.is_none_or(|h| h.contains(*id)))
-        .map(|(id, t)| (id.clone(), t.name.clone(), t.parent.clone()))
 }
 
 /// RUN_ERROR with the log's error (when it has one), its message and its code class.

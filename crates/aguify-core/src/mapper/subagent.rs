@@ -37,12 +37,6 @@ impl Subagents {
         !self.open.is_empty() || !self.owners.is_empty()
     }
 
-    /// The ids of the open sub-agents run under tool call `call` (latest first).
-    pub fn under_call(&self, call: &str) -> Vec<String> {
-        let under = self.open.iter().rev().filter(|(_, c)| *c == call);
-        under.map(|(id, _)| id.clone()).collect()
-    }
-
     /// Item `id` (not started here: a call the interrupted run started) belongs to the scope.
     pub fn adopt(&mut self, id: &str) {
         if let Some(s) = &self.scope {
@@ -64,34 +58,24 @@ impl Subagents {
     /// remembered as the scope's), a later event of an item its owner, an event of no item
     /// (CUSTOM, STATE_SNAPSHOT) the scope.
     pub fn attribute(&mut self, ev: Event) -> Event {
-        let (item, starts) = match &ev {
-            Event::TextMessageStart { message_id, .. }
-            | Event::ReasoningStart { message_id, .. } => (Some(message_id), true),
-            Event::ToolCallStart { tool_call_id, .. } => (Some(tool_call_id), true),
-            Event::TextMessageContent { message_id, .. }
-            | Event::TextMessageEnd { message_id, .. }
-            | Event::ReasoningMessageStart { message_id, .. }
-            | Event::ReasoningMessageContent { message_id, .. }
-            | Event::ReasoningMessageEnd { message_id, .. }
-            | Event::ReasoningEnd { message_id, .. } => (Some(message_id), false),
-            Event::ReasoningEncryptedValue { entity_id, .. } => (Some(entity_id), false),
-            Event::ToolCallArgs { tool_call_id, .. }
-            | Event::ToolCallEnd { tool_call_id, .. }
-            | Event::ToolCallResult { tool_call_id, .. } => (Some(tool_call_id), false),
+        let owner = match &ev {
             // Steps are attributed where they are kept (by owner and name).
             Event::StepStarted { .. } | Event::StepFinished { .. } => return ev,
-            _ => (None, false),
-        };
-        let owner = match item {
-            Some(id) if starts => {
+            Event::TextMessageStart { message_id: id, .. }
+            | Event::ReasoningStart { message_id: id, .. }
+            | Event::ToolCallStart {
+                tool_call_id: id, ..
+            } => {
                 match &self.scope {
                     Some(s) => self.owners.insert(id.clone(), s.clone()),
                     None => self.owners.remove(id),
                 };
                 self.scope.clone()
             }
-            Some(id) => self.owners.get(id).cloned(),
-            None => self.scope.clone(),
+            ev => match ev.item() {
+                Some(id) => self.owners.get(id).cloned(),
+                None => self.scope.clone(),
+            },
         };
         ev.attributed(owner.as_deref())
     }
@@ -191,11 +175,8 @@ impl Mapper {
         // (LangGraph stops the whole graph at one).
         let unowned = interrupts.iter().all(|i| subagents.raised(i).is_none());
         let anyone = subagents.open.len() == 1 && unowned;
-        let mut ends = vec![];
-        for id in subagents.open.keys().rev() {
-            let own = interrupts
-                .iter()
-                .filter(|i| anyone || subagents.raised(i) == Some(id));
+        let ends = (subagents.open.keys().rev()).map(|id| {
+            let own = (interrupts.iter()).filter(|i| anyone || subagents.raised(i) == Some(id));
             let own: Vec<String> = own.map(|i| i.id.clone()).collect();
             let end = match ending {
                 Ending::Finished if interrupts.is_empty() => Ok((None, success())),
@@ -203,9 +184,9 @@ impl Mapper {
                 Ending::Failed(code, message, _) => Err((*code, message.clone())),
                 Ending::Cancelled => Err((error_code::CANCELLED, CANCELLED_MESSAGE.into())),
             };
-            ends.push((id.clone(), end));
-        }
-        for (id, end) in ends {
+            (id.clone(), end)
+        });
+        for (id, end) in ends.collect::<Vec<_>>() {
             self.subagent_end(id, end, out);
         }
     }

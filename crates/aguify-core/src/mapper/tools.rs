@@ -40,34 +40,6 @@ impl Mapper {
         }
     }
 
-    /// A tool starts running: its call, started here unless a model streamed it, ends.
-    pub(super) fn tool_start(
-        &mut self,
-        call_id: String,
-        name: String,
-        args: Option<String>,
-        parent: Option<String>,
-        out: &mut Vec<Event>,
-    ) {
-        self.ensure_tool(&call_id, &name, parent, args.as_deref(), out);
-        self.end_tool(&call_id, out);
-        if self.opts.tool_steps == ToolSteps::Reasoning {
-            self.tool_step_line(format!("Calling tool {name}.\n"), out);
-        }
-    }
-
-    /// Streamed tool output, as a CUSTOM event ([`TOOL_OUTPUT_DELTA`]).
-    pub(super) fn tool_output(
-        &mut self,
-        tool_call_id: String,
-        delta: String,
-        out: &mut Vec<Event>,
-    ) {
-        let value = json!({"toolCallId": tool_call_id, "delta": delta});
-        let (name, value) = (TOOL_OUTPUT_DELTA.into(), Payload::from_value(&value));
-        self.push(own!(Custom { name, value }), out);
-    }
-
     /// Sends START (+ ARGS) for a call not announced yet in this run.
     pub(super) fn ensure_tool(
         &mut self,
@@ -187,7 +159,9 @@ impl Mapper {
             run.tool_done();
         }
         let content = lc::tool_content(&r.content);
-        for id in self.subagents.under_call(&call_id) {
+        // The sub-agents run under the call (latest first) end with its result.
+        let under = (self.subagents.open.iter().rev()).filter(|(_, c)| **c == call_id);
+        for id in under.map(|(id, _)| id.clone()).collect::<Vec<_>>() {
             let text = lc::tool_content_text(&r.content);
             let end = match r.error {
                 false => Ok((Some(text.into()), subagent::success())),
@@ -203,7 +177,7 @@ impl Mapper {
         }
         sent.push(Item {
             tool_call_id: Some(call_id.clone()),
-            sent_content: Some(content.clone()),
+            content: Some(content.clone()),
             ..Item::new(message_id.clone(), Role::Tool, None)
         });
         self.close_narration_for_tdesign(out);
@@ -219,10 +193,8 @@ impl Mapper {
             metadata
         });
         self.push(e, out);
-        if self.opts.tool_steps == ToolSteps::Reasoning {
-            let how = if r.error { "failed" } else { "returned" };
-            self.tool_step_line(format!("Tool {name} {how}.\n"), out);
-        }
+        let how = if r.error { "failed" } else { "returned" };
+        self.tool_step_line(format_args!("Tool {name} {how}.\n"), out);
     }
 
     /// A tool finished: its result is sent now, or held ([`ToolResult`]) while the log has
