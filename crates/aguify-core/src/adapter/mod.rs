@@ -112,13 +112,7 @@ impl RecordKind<'_> {
 /// The v2 event payload of a record: the record itself, or `data` of an SSE `events` frame /
 /// SDK `{"event":"events","data":…}` part.
 pub fn v2_payload(rec: &Record) -> &Value {
-    if rec.sse_event.as_deref() == Some("events") {
-        return rec.value();
-    }
-    match rec.value().field_str("event") {
-        Some("events") => rec.value().field("data").unwrap_or(rec.value()),
-        _ => rec.value(),
-    }
+    crate::wire::v2::payload(rec.value(), rec.sse_event.as_deref())
 }
 
 /// Classifies a record by its shape (docs/inputs.md).
@@ -132,16 +126,14 @@ pub fn classify(rec: &Record) -> RecordKind<'_> {
     }
     // (A record's v3 event, itself or a stream part's `data`, was read with it.)
     let v = rec.value();
+    // A stream part's mode and payload: an SSE frame's name and data, or an SDK part line's
+    // `event` and `data`.
     let part = match &rec.sse_event {
-        Some(ev) => Some(ev.as_str()),
-        None => v.field_str("event").filter(|e| !e.starts_with("on_")),
+        Some(ev) => Some((ev.as_str(), Some(v))),
+        None => (v.field_str("event").filter(|e| !e.starts_with("on_")))
+            .map(|mode| (mode, v.field("data"))),
     };
-    if let Some(mode) = part {
-        // The payload: SSE frame data, or `data` of an SDK part line.
-        let data = match rec.sse_event {
-            Some(_) => Some(v),
-            None => v.field("data"),
-        };
+    if let Some((mode, data)) = part {
         let Some(data) = data else {
             return RecordKind::Unknown(
                 format!(

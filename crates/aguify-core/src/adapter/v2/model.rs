@@ -59,32 +59,45 @@ impl V2Adapter {
                 // `generations` form (older LangChain): take the first message.
                 let output = output.pointer("/generations/0/0/message").unwrap_or(output);
                 // The calls of an AI message, pending until a tool run claims them.
-                let (calls, id) = (lc::tool_calls(output), output.field_str("id"));
-                let ai = lc::message_kind(output) == Some("ai");
-                for (call, name, args) in calls.iter().filter(|_| ai) {
-                    self.pend(call, name, args, id, false);
+                let calls = lc::tool_calls(output);
+                if lc::message_kind(output) == Some("ai") {
+                    for (call, name, args) in &calls {
+                        self.pend(call, name, args, output.field_str("id"), false);
+                    }
                 }
-                let streamed = self.run.models.contains_key(&run_id);
-                let message_id = self.open_model(&run_id, id, out);
-                if streamed {
-                    let text = lc::content_text(output.field("content").unwrap_or(&Value::Null));
-                    self.complete_parts(&run_id, &message_id, Some(&text), calls, output, out);
-                } else {
-                    // A model that did not stream: its whole output is the message.
-                    completion::whole_message(&message_id, output, out);
-                }
-                if let Some(m) = self.run.models.shift_remove(&run_id) {
-                    self.run.ended.insert(run_id, m.message_id);
-                }
-                let usage = content::usage_of(
-                    output,
-                    (ev.ls_provider.as_deref(), ev.ls_model_name.as_deref()),
-                );
-                out.push(ModelEvent::MessageEnd { message_id, usage });
+                let traced = (ev.ls_provider.as_deref(), ev.ls_model_name.as_deref());
+                self.end_model(&run_id, output, calls, traced, out);
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("model event of no AG-UI meaning"),
         }
+    }
+
+    /// Ends model run `run_id`'s message with its complete form `msg` (its `calls`; `traced`:
+    /// the provider and model the run's trace names, [`content::usage_of`]): what it completes
+    /// of what streamed, or, when nothing did, the whole message, then its usage.
+    fn end_model(
+        &mut self,
+        run_id: &str,
+        msg: &Value,
+        calls: Vec<(String, String, String)>,
+        traced: (Option<&str>, Option<&str>),
+        out: &mut Vec<ModelEvent>,
+    ) {
+        let streamed = self.run.models.contains_key(run_id);
+        let message_id = self.open_model(run_id, msg.field_str("id"), out);
+        if streamed {
+            let text = lc::content_text(msg.field("content").unwrap_or(&Value::Null));
+            self.complete_parts(run_id, &message_id, Some(&text), calls, msg, out);
+        } else {
+            // A model that did not stream: its whole output is the message.
+            completion::whole_message(&message_id, msg, out);
+        }
+        if let Some(m) = self.run.models.shift_remove(run_id) {
+            self.run.ended.insert(run_id.to_string(), m.message_id);
+        }
+        let usage = content::usage_of(msg, traced);
+        out.push(ModelEvent::MessageEnd { message_id, usage });
     }
 
     /// One `on_chat_model_stream` chunk: opens the run's message on its first chunk, maps
@@ -191,21 +204,13 @@ impl V2Adapter {
         out: &mut Vec<ModelEvent>,
     ) {
         for (run_id, message_id) in self.open_models(|m| ns.is_some() && m.ns.as_deref() == ns) {
-            let Some(m) = calls
+            let found = calls
                 .iter()
-                .find(|c| same_message(c.id.as_deref(), &message_id))
-            else {
-                continue;
-            };
-            // Each call's args as compact JSON (a message's `tool_calls` writes them so).
-            let calls = (m.calls.iter())
-                .map(|(id, name, args)| {
-                    let args = (serde_json::from_str(args))
-                        .map_or_else(|_| args.clone(), |v| crate::adapter::json_text(&v));
-                    (id.clone(), name.clone(), args)
-                })
-                .collect();
-            self.complete_parts(&run_id, &message_id, None, calls, &Value::Null, out);
+                .find(|c| same_message(c.id.as_deref(), &message_id));
+            if let Some(m) = found {
+                let calls = m.calls.clone();
+                self.complete_parts(&run_id, &message_id, None, calls, &Value::Null, out);
+            }
         }
     }
 
@@ -217,19 +222,12 @@ impl V2Adapter {
         out: &mut Vec<ModelEvent>,
     ) {
         for (run_id, message_id) in self.open_models(|_| true) {
-            let found = state
-                .messages
-                .iter()
-                .rev()
-                .find(|m| m.kind() == Some("ai") && same_message(m.id(), &message_id));
-            let Some(msg) = found.map(|m| m.to_value()) else {
-                continue;
-            };
-            let text = lc::content_text(msg.field("content").unwrap_or(&Value::Null));
-            let calls = lc::tool_calls(&msg);
-            self.complete_parts(&run_id, &message_id, Some(&text), calls, &msg, out);
-            let usage = content::usage_of(&msg, (None, None));
-            out.push(ModelEvent::MessageEnd { message_id, usage });
+            let mut list = state.messages.iter().rev();
+            let found = list.find(|m| m.kind() == Some("ai") && same_message(m.id(), &message_id));
+            if let Some(msg) = found.map(|m| m.to_value()) {
+                let calls = lc::tool_calls(&msg);
+                self.end_model(&run_id, &msg, calls, (None, None), out);
+            }
         }
     }
 

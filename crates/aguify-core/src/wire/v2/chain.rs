@@ -8,13 +8,10 @@ use crate::adapter::content::ToolChunk;
 /// A chain event's `data` keys, raw (and a model's stream chunk read again:
 /// [`MessageChunk::in_line`]).
 #[derive(Default, Deserialize)]
-#[serde(default)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 pub(super) struct ChainData<'a> {
-    #[serde(borrow)]
     pub(super) input: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) output: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) chunk: Present<&'a RawValue>,
 }
 
@@ -136,35 +133,22 @@ impl<'de: 'a, 'a> Shape<'de> for Holder<'a> {
 /// model's stream chunk is read for ([`Flat::chunk`]). A repeated key fails the read, and
 /// the value is read from its normalised tree's text.
 #[derive(Default, Deserialize)]
-#[serde(default)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 pub(super) struct Keys<'a> {
-    #[serde(borrow)]
     pub(super) lc: Option<&'a RawValue>,
-    #[serde(rename = "type", borrow)]
+    #[serde(rename = "type")]
     pub(super) kind: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) role: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) id: Option<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) content: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) additional_kwargs: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) tool_call_chunks: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) kwargs: Option<Lenient<Holder<'a>>>,
-    #[serde(borrow)]
     pub(super) tool_calls: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) tool_call_id: Option<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) name: Option<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) args: Present<&'a RawValue>,
-    #[serde(borrow)]
     pub(super) messages: Present<Lenient<Holder<'a>>>,
-    #[serde(borrow)]
     pub(super) update: Present<Lenient<Holder<'a>>>,
     #[serde(rename = "__interrupt__")]
     pub(super) interrupt: Present<Value>,

@@ -269,13 +269,8 @@ impl Event {
             Some(e) => part(e),
             None => event.is_some_and(|e| e.starts_with("on_") || part(e)),
         };
-        // A record `{"event":"events","data":…}` holds the event in its `data` (a frame named
-        // `events` holds it whole).
-        let payload = match event == Some("events") && sse_event != Some("events") {
-            true => v.get("data").unwrap_or(v),
-            false => v,
-        };
-        read.then(|| Event::of_tree(payload)).flatten()
+        read.then_some(payload(v, sse_event))
+            .and_then(Event::of_tree)
     }
 
     /// The v2 event of a tree, read from the text it writes with `event` first (`data` is
@@ -408,6 +403,17 @@ impl Data {
     }
 }
 
+/// The v2 event payload of a record's tree (`sse_event`: its SSE frame's name): a record
+/// `{"event":"events","data":…}` holds the event in its `data` (a frame named `events` holds
+/// it whole), any other record is the event.
+pub fn payload<'a>(v: &'a Value, sse_event: Option<&str>) -> &'a Value {
+    let part = v.get("event").and_then(Value::as_str) == Some("events");
+    match part && sse_event != Some("events") {
+        true => v.get("data").unwrap_or(v),
+        false => v,
+    }
+}
+
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
     serde_json::from_str(text).ok()
 }
@@ -434,9 +440,8 @@ struct Output {
 }
 
 #[derive(Default, Deserialize)]
-#[serde(default)]
+#[serde(default, bound(deserialize = "'de: 'a"))]
 struct ModelData<'a> {
-    #[serde(borrow)]
     chunk: Present<Object<Keys<'a>>>,
 }
 
