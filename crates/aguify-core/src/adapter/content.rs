@@ -269,23 +269,8 @@ pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec
 /// `response_metadata` names, else those the run's trace metadata names (`traced`:
 /// `ls_provider`, `ls_model_name`; LangGraph.js OpenAI puts no `model_name` in the message).
 pub fn usage_of(msg: &Value, traced: (Option<&str>, Option<&str>)) -> Option<Usage> {
-    let u = msg.field("usage_metadata").filter(|u| u.is_object())?;
-    let int = |k: &str| u.field(k).and_then(Value::as_u64);
-    let named = |k: &str, traced: Option<&str>| {
-        let meta = msg.field("response_metadata").and_then(|m| m.field_str(k));
-        meta.or(traced).map(str::to_string)
-    };
-    Some(Usage {
-        input_tokens: int("input_tokens"),
-        output_tokens: int("output_tokens"),
-        total_tokens: int("total_tokens"),
-        reasoning_tokens: u
-            .field("output_token_details")
-            .and_then(|d| d.field("reasoning"))
-            .and_then(Value::as_u64),
-        provider: named("model_provider", traced.0),
-        model: named("model_name", traced.1),
-    })
+    let names = [msg.field("response_metadata")];
+    Usage::of(msg.field("usage_metadata"), &names, traced)
 }
 
 #[cfg(test)]

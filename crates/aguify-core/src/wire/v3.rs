@@ -15,6 +15,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 
 use super::{state, Lenient, Object, Present, Shape, Text};
+use crate::json::Field;
 use crate::payload::Str;
 
 /// A v3 event as the adapter reads it.
@@ -27,6 +28,33 @@ pub struct Usage {
     pub reasoning_tokens: Option<u64>,
     pub provider: Option<String>,
     pub model: Option<String>,
+}
+
+impl Usage {
+    /// The usage a `usage_metadata`-shaped object `u` gives (`None` when it is no object),
+    /// the provider and model named by the first of `names` that names each, else `traced`.
+    pub(crate) fn of(
+        u: Option<&Value>,
+        names: &[Option<&Value>],
+        traced: (Option<&str>, Option<&str>),
+    ) -> Option<Usage> {
+        let u = u.filter(|u| u.is_object())?;
+        let int = |k: &str| u.field(k).and_then(Value::as_u64);
+        let named = |k: &str, traced: Option<&str>| {
+            let named = names.iter().flatten().find_map(|m| m.field_str(k));
+            named.or(traced).map(str::to_string)
+        };
+        Some(Usage {
+            input_tokens: int("input_tokens"),
+            output_tokens: int("output_tokens"),
+            total_tokens: int("total_tokens"),
+            reasoning_tokens: (u.field("output_token_details"))
+                .and_then(|d| d.field("reasoning"))
+                .and_then(Value::as_u64),
+            provider: named("model_provider", traced.0),
+            model: named("model_name", traced.1),
+        })
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -89,11 +117,11 @@ pub struct Message {
     pub in_content: bool,
     /// The `content` of any other event.
     pub content: Present<Value>,
-    usage: Object<UsageWire>,
-    metadata: Object<Names>,
+    usage: Option<Value>,
+    metadata: Option<Value>,
     /// LangGraph.js names the model in `message-finish.responseMetadata` (Python: `metadata`).
     #[serde(rename = "responseMetadata")]
-    response_metadata: Object<Names>,
+    response_metadata: Option<Value>,
     /// `message` (an `error` event's text), when present.
     pub message: Present<Value>,
     /// A `message-start`'s `role`, when a string other than `ai` (the platform streams a
@@ -158,22 +186,9 @@ impl Message {
     /// `usage`, when an object, with the model's names from `metadata` (or `responseMetadata`)
     /// when `named`.
     pub fn usage(&self, named: bool) -> Option<Usage> {
-        let u = self.usage.0.as_ref().ok()?;
-        let names = [&self.metadata, &self.response_metadata].map(|m| m.0.as_ref().ok());
-        let name = |of: fn(&Names) -> &Text| {
-            let mut all = names.iter().flatten().filter(|_| named);
-            all.find_map(|n| of(n).0.clone())
-        };
-        let int = |v: &Option<Value>| v.as_ref().and_then(Value::as_u64);
-        let details = u.output_token_details.0.as_ref().ok();
-        Some(Usage {
-            input_tokens: int(&u.input_tokens),
-            output_tokens: int(&u.output_tokens),
-            total_tokens: int(&u.total_tokens),
-            reasoning_tokens: details.and_then(|d| int(&d.reasoning)),
-            provider: name(|n| &n.model_provider),
-            model: name(|n| &n.model_name),
-        })
+        let names = [&self.metadata, &self.response_metadata].map(|m| m.as_ref());
+        let names = if named { &names[..] } else { &[] };
+        Usage::of(self.usage.as_ref(), names, (None, None))
     }
 }
 
@@ -535,30 +550,6 @@ impl<D> ParamsWire<D> {
         });
         Ok(())
     }
-}
-
-/// What is read of a message's `usage`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-struct UsageWire {
-    input_tokens: Option<Value>,
-    output_tokens: Option<Value>,
-    total_tokens: Option<Value>,
-    output_token_details: Object<TokenDetails>,
-}
-
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-struct TokenDetails {
-    reasoning: Option<Value>,
-}
-
-/// The model's names in a message's `metadata`.
-#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
-#[serde(default)]
-struct Names {
-    model_provider: Text,
-    model_name: Text,
 }
 
 #[derive(Default, Deserialize)]
