@@ -12,9 +12,7 @@ use serde::de::{self, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
-use super::state::SharedJson;
 use crate::payload::{Encode, Key, LcObjects};
-use std::sync::Arc;
 
 /// [`normalize_cow`] of a value the caller owns: normalised where it lies, an lc
 /// constructor's kwargs taken over rather than copied key by key.
@@ -297,6 +295,18 @@ pub fn made_up_call_id(message_id: &str, block: impl std::fmt::Display) -> Strin
     format!("{message_id}:tool:{block}")
 }
 
+/// What the pairing of tool messages with calls the log gave no id reads of a list's
+/// message ([`idless_answer`]).
+pub(crate) trait Listed {
+    /// [`message_kind`].
+    fn listed_kind(&self) -> Option<&str>;
+    /// The call a tool message answers: its own `tool_call_id`, else the one paired with it.
+    fn answers(&self) -> Option<&str>;
+    /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
+    /// for each, [`made_up_call_id`], and its name).
+    fn idless_calls(&self, at: usize) -> Vec<(String, String)>;
+}
+
 /// The call a tool message the log gave no `tool_call_id` answers (LangGraph.js's ToolNode
 /// with @langchain/google-genai), the messages `before` it in its list given, and its tool
 /// `name`: the first call of the last AI message before it that has calls without ids whose
@@ -304,18 +314,21 @@ pub fn made_up_call_id(message_id: &str, block: impl std::fmt::Display) -> Strin
 /// them answers. By name and order, as the stream pairs the tool runs of such calls
 /// (AGX613); the ToolNode writes its messages in the order of the calls. `None` when no
 /// call is left.
-pub(crate) fn idless_answer(before: &[Arc<SharedJson>], name: Option<&str>) -> Option<String> {
-    let mut answered: Vec<&str> = vec![];
-    for (at, m) in before.iter().enumerate().rev() {
-        match m.kind() {
-            Some("tool") => answered.extend(m.tool_call()),
+pub(crate) fn idless_answer<'l, M: Listed + 'l>(
+    before: impl DoubleEndedIterator<Item = &'l M> + ExactSizeIterator,
+    name: Option<&str>,
+) -> Option<String> {
+    let mut answered: Vec<String> = vec![];
+    for (at, m) in before.enumerate().rev() {
+        match m.listed_kind().map(kind_of) {
+            Some("tool") => answered.extend(m.answers().map(str::to_string)),
             Some("ai") => {
                 let calls = m.idless_calls(at);
                 if calls.is_empty() {
                     continue;
                 }
                 let open = |(id, n): &(String, String)| {
-                    name.is_none_or(|name| name == n) && !answered.contains(&id.as_str())
+                    name.is_none_or(|name| name == n) && !answered.contains(id)
                 };
                 return calls.into_iter().find(open).map(|(id, _)| id);
             }
@@ -325,9 +338,9 @@ pub(crate) fn idless_answer(before: &[Arc<SharedJson>], name: Option<&str>) -> O
     None
 }
 
-/// What an AG-UI message is made of, read from a normalised message's compact text (whole,
-/// or in parts: [`Fields::of_parts`]) with the other fields (metadata, usage, a copy of the
-/// content as blocks) skipped, not built.
+/// What an AG-UI message is made of, read from a normalised message: borrowed from its tree
+/// ([`Fields::of_value`]), or read from its compact text with the other fields (metadata,
+/// usage, a copy of the content as blocks) skipped, not built.
 #[derive(Default, serde::Deserialize)]
 #[serde(default)]
 pub(crate) struct Fields<'a> {
@@ -335,8 +348,8 @@ pub(crate) struct Fields<'a> {
     kind: Str<'a>,
     role: Str<'a>,
     id: Str<'a>,
-    content: Option<Value>,
-    tool_calls: Option<Value>,
+    content: Option<Cow<'a, Value>>,
+    tool_calls: Option<Cow<'a, Value>>,
     tool_call_id: Str<'a>,
     status: Str<'a>,
     name: Str<'a>,
@@ -356,13 +369,29 @@ fn str_of<'v>(v: &'v Str<'_>) -> Option<&'v str> {
 }
 
 impl<'a> Fields<'a> {
+    /// The fields of a message's tree, borrowed (none of a value that is no object).
+    fn of_value(m: &'a Value) -> Fields<'a> {
+        let field = |key| m.field(key).map(Cow::Borrowed);
+        let text = |key| super::Lenient(m.field_str(key).map(Cow::Borrowed));
+        Fields {
+            kind: text("type"),
+            role: text("role"),
+            id: text("id"),
+            content: field("content"),
+            tool_calls: field("tool_calls"),
+            tool_call_id: text("tool_call_id"),
+            status: text("status"),
+            name: text("name"),
+        }
+    }
+
     /// The fields of a message read from its text in parts: its head (`type` else `role`,
     /// `id`, `tool_call_id`, when strings) and the texts of its `content`, `tool_calls`,
     /// `status` and `name` values (`None`: absent).
     pub(crate) fn of_parts(head: [Option<&'a str>; 3], parts: [Option<&'a str>; 4]) -> Self {
         let head = head.map(|h| super::Lenient(h.map(Cow::Borrowed)));
         let [kind, id, tool_call_id] = head;
-        let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok());
+        let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok().map(Cow::Owned));
         let text = |t: Option<&'a str>| super::Lenient(t.and_then(super::string_text));
         Fields {
             kind,
@@ -389,7 +418,7 @@ impl<'a> Fields<'a> {
 
     /// `content` (`null` when it has none).
     fn content(&self) -> &Value {
-        self.content.as_ref().unwrap_or(&Value::Null)
+        self.content.as_deref().unwrap_or(&Value::Null)
     }
 
     /// `tool_call_id`, when a non-empty string.
@@ -397,10 +426,10 @@ impl<'a> Fields<'a> {
         str_of(&self.tool_call_id).filter(|c| !c.is_empty())
     }
 
-    /// [`SharedJson::idless_calls`] of the message, item `at` of its list: an AI message's
-    /// calls without ids.
+    /// [`Listed::idless_calls`] of the message, item `at` of its list: an AI message's calls
+    /// without ids.
     pub(crate) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        let calls = self.tool_calls.as_ref();
+        let calls = self.tool_calls.as_deref();
         let Some(calls) = calls.filter(|_| self.kind_text().map(kind_of) == Some("ai")) else {
             return vec![];
         };
@@ -581,21 +610,37 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
 /// A message list (flat or constructor form) → AG-UI messages, ids falling back to `msg-<n>`.
 /// A call the log gave no id gets the id the stream made up for it ([`made_up_call_id`]), and
 /// a tool message without `tool_call_id` answers the call [`idless_answer`] pairs it with.
-/// Each message is converted as a state's is ([`SharedJson`]): from its normalised text,
-/// numbers as JavaScript writes them.
 pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
-    let mut list: Vec<Arc<SharedJson>> = (list.iter())
-        .map(|m| Arc::new(SharedJson::new(&*normalize_cow(m))))
-        .collect();
-    super::state::pair_unanswered(&mut list);
-    (list.iter().enumerate())
-        .filter_map(|(i, m)| m.to_agui(i))
+    let mut items: Vec<(Cow<Value>, Option<String>)> =
+        list.iter().map(|m| (normalize_cow(m), None)).collect();
+    for at in 0..items.len() {
+        let (before, rest) = items.split_at_mut(at);
+        let m = Fields::of_value(&rest[0].0);
+        if m.kind_text().map(kind_of) == Some("tool") && m.tool_call_id().is_none() {
+            rest[0].1 = idless_answer(before.iter(), m.tool_name());
+        }
+    }
+    (items.iter().enumerate())
+        .filter_map(|(i, (m, paired))| Fields::of_value(m).agui_item(i, paired.as_deref()))
         .collect()
+}
+
+/// A message of a list of values, normalised, with the call it was paired with.
+impl Listed for (Cow<'_, Value>, Option<String>) {
+    fn listed_kind(&self) -> Option<&str> {
+        message_kind(&self.0)
+    }
+    fn answers(&self) -> Option<&str> {
+        tool_call_id(&self.0).or(self.1.as_deref())
+    }
+    fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
+        Fields::of_value(&self.0).idless_calls(at)
+    }
 }
 
 /// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
 pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Item> {
-    SharedJson::new(&*normalize_cow(m)).to_agui(i)
+    Fields::of_value(&normalize_cow(m)).agui_item(i, None)
 }
 
 #[cfg(test)]
@@ -850,6 +895,24 @@ pub(crate) mod tests {
             calls(&item_value(&idless_conversation()[1], 1).expect("ai")),
             calls(&list[1])
         );
+    }
+
+    /// A message's fields read from its tree borrow it: read into owned values, every
+    /// conversion of a message copied its content, a list's at once for a snapshot (peak RSS
+    /// on v2-python-api-big 33-35 MiB, over issue 36's 32: c953bee).
+    #[test]
+    fn fields_of_a_tree_borrow_it() {
+        let m = json!({"type":"ai","id":"a","content":[{"type":"text","text":"x"}],
+            "tool_calls":[{"id":"c","name":"f","args":{}}],"status":null});
+        let f = Fields::of_value(&m);
+        let borrowed = |field: &Option<Cow<'_, Value>>, key: &str| matches!(field, Some(Cow::Borrowed(v)) if std::ptr::eq(*v, &m[key]));
+        assert!(borrowed(&f.content, "content") && borrowed(&f.tool_calls, "tool_calls"));
+        let kind = m["type"].as_str().expect("a type");
+        assert!(matches!(&f.kind.0, Some(Cow::Borrowed(k)) if std::ptr::eq(*k, kind)));
+        assert!(f.role.0.is_none() && f.name.0.is_none() && f.status.0.is_none());
+        // Read from a text, they are its values.
+        let text: Fields = serde_json::from_str(&m.to_string()).expect("fields");
+        assert_eq!(text.content.as_deref(), Some(&m["content"]));
     }
 
     #[test]

@@ -81,16 +81,15 @@ impl Head {
 impl SharedJson {
     /// A normalised value shared (every message a state holds is: [`SharedJson::read`]
     /// normalises what it reads, and makes one of a tree only once it normalised it).
-    pub fn new(value: impl std::borrow::Borrow<Value>) -> Self {
-        let value = value.borrow();
+    pub fn new(value: Value) -> Self {
         // As the sinks write it (floats as JSON.stringify does).
-        let json = crate::js_numbers::to_vec(value).ok();
+        let json = crate::js_numbers::to_vec(&value).ok();
         let json = json
             .and_then(|b| String::from_utf8(b).ok())
             .unwrap_or_default();
         SharedJson {
             json: json.into(),
-            head: Head::of(value),
+            head: Head::of(&value),
             as_read: false,
             paired: None,
             parts: vec![],
@@ -169,19 +168,25 @@ impl SharedJson {
         }
     }
 
-    /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
-    /// for each, [`langchain::made_up_call_id`], and its name).
-    pub(super) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        match self.kind() {
-            Some("ai") => self.fields().map_or_else(Vec::new, |f| f.idless_calls(at)),
-            _ => vec![],
-        }
-    }
-
     /// `tool_call_id` of a tool message, when a non-empty string.
     fn own_tool_call(&self) -> Option<&str> {
         let id = self.head.tool_call_id.as_deref();
         id.filter(|c| !c.is_empty() && self.kind() == Some("tool"))
+    }
+}
+
+impl langchain::Listed for SharedJson {
+    fn listed_kind(&self) -> Option<&str> {
+        self.kind()
+    }
+    fn answers(&self) -> Option<&str> {
+        self.tool_call()
+    }
+    fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
+        match self.kind() {
+            Some("ai") => self.fields().map_or_else(Vec::new, |f| f.idless_calls(at)),
+            _ => vec![],
+        }
     }
 }
 
@@ -198,6 +203,7 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
             continue;
         }
         let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
+        let before = before.iter().map(|m| &**m);
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
 }
@@ -215,7 +221,7 @@ impl Eq for SharedJson {}
 /// list's messages shared (one message for every state that repeats it), and the other
 /// entries (normalised) after `messages` holding `[]`. Its text is written from these parts
 /// ([`State::write`]), so that no message's text is copied into a state's (each state repeats
-/// every message so far).
+/// every message so far); [`State::to_value`] is the tree it stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
     /// The state with `messages` holding `[]`: all but its messages, with nothing parsed or
@@ -349,6 +355,15 @@ impl State {
         let mut buf = Vec::new();
         let _ = self.write(&mut buf);
         String::from_utf8(buf).unwrap_or_default()
+    }
+
+    /// The state as a tree, messages copied in.
+    pub fn to_value(&self) -> Value {
+        let mut state = self.rest.clone();
+        if let Some(Value::Array(list)) = state.get_mut("messages") {
+            list.extend(self.messages.iter().map(|m| m.to_value()));
+        }
+        state
     }
 }
 
