@@ -97,3 +97,38 @@ fn freed_line_buffers_are_not_faulted_in_again() {
         "{per_page:.2} minor faults a page of the log"
     );
 }
+
+/// A v2 run whose input holds a message of `content` bytes (its start and end events).
+fn write_v2_run(path: &Path, content: usize) {
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path).expect("create"));
+    for (event, key) in [("on_chain_start", "input"), ("on_chain_end", "output")] {
+        write!(
+            w,
+            "{{\"event\":\"{event}\",\"data\":{{\"{key}\":{{\"messages\":[{{\"content\":\""
+        )
+        .expect("write");
+        w.write_all(&vec![b'a'; content]).expect("write");
+        writeln!(w, "\",\"type\":\"human\",\"id\":\"h1\"}}]}}}},\"name\":\"LangGraph\",\"tags\":[],\"run_id\":\"r1\",\"metadata\":{{\"thread_id\":\"t\"}},\"parent_ids\":[]}}").expect("write");
+    }
+    w.flush().expect("flush");
+}
+
+/// A run's input messages become AG-UI messages (RUN_STARTED's input, MESSAGES_SNAPSHOT) read
+/// from their tree, not from a second copy of their text: with a 6 MB message, `convert
+/// --threads 1` (debug build) peaks 4.4× the message over a short run's. Written out as text to
+/// be read again (s56-wire, reverted), it peaked 5.2×, and the 1 GB v2 log went from 29 to
+/// 36-37 MiB, over issue 36 (c)'s 32.
+#[test]
+fn a_runs_input_messages_are_not_copied_to_be_converted() {
+    let dir = std::env::temp_dir().join(format!("aguify-v2-input-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (small, big) = (dir.join("small.ndjson"), dir.join("big-input.ndjson"));
+    write_v2_run(&small, 2);
+    write_v2_run(&big, 6_000_000);
+    let base = peak_rss_of_convert(&small);
+    let peak = peak_rss_of_convert(&big);
+    let _ = std::fs::remove_dir_all(&dir);
+    let over = peak.saturating_sub(base) as f64 / 6_000_000.0;
+    eprintln!("peak RSS {peak} bytes, {base} on a short run: {over:.2}× the message");
+    assert!(over < 4.8, "{over:.2}× the message over a short run's");
+}
