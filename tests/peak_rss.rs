@@ -55,22 +55,31 @@ fn write_log(path: &Path, sizes: &[usize]) {
 /// buffers stayed in the heap (30 or 36-38 MiB on the 1 GB v3-js-big log from run to run).
 #[test]
 fn megabyte_lines_do_not_stay_resident_once_freed() {
-    let dir = std::env::temp_dir().join(format!("aguify-peak-rss-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (small, big) = (dir.join("small.ndjson"), dir.join("long-lines.ndjson"));
     let sizes = [6_400_000, 3_000_000, 6_500_000, 1_500_000];
-    write_log(&small, &[100]);
-    write_log(&big, &sizes);
-    let base = peak_rss_of_convert(&small);
-    let peak = peak_rss_of_convert(&big);
-    let _ = std::fs::remove_dir_all(&dir);
     let longest = sizes.iter().max().copied().unwrap_or(1);
-    let over = peak.saturating_sub(base) as f64 / longest as f64;
-    eprintln!("peak RSS {peak} bytes, {base} on a short log: {over:.2}× the longest line");
+    let over = peak_over_a_short_log("long-lines", longest, |path, big| {
+        write_log(path, if big { &sizes } else { &[100] })
+    });
     assert!(
         over < 4.6,
         "{over:.2}× the longest line over the binary's own"
     );
+}
+
+/// `convert --threads 1`'s peak RSS on the log `write` makes big, over its peak on the one it
+/// makes small, per `per` bytes (the longest line, or message).
+fn peak_over_a_short_log(name: &str, per: usize, write: impl Fn(&Path, bool)) -> f64 {
+    let dir = std::env::temp_dir().join(format!("aguify-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let (small, big) = (dir.join("small.ndjson"), dir.join("big.ndjson"));
+    write(&small, false);
+    write(&big, true);
+    let base = peak_rss_of_convert(&small);
+    let peak = peak_rss_of_convert(&big);
+    let _ = std::fs::remove_dir_all(&dir);
+    let over = peak.saturating_sub(base) as f64 / per as f64;
+    eprintln!("peak RSS {peak} bytes, {base} on a short log: {over:.2}× {per} bytes");
+    over
 }
 
 /// Freed line buffers stay in the heap for the next lines instead of going back to the system
@@ -120,15 +129,8 @@ fn write_v2_run(path: &Path, content: usize) {
 /// 36-37 MiB, over issue 36 (c)'s 32.
 #[test]
 fn a_runs_input_messages_are_not_copied_to_be_converted() {
-    let dir = std::env::temp_dir().join(format!("aguify-v2-input-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let (small, big) = (dir.join("small.ndjson"), dir.join("big-input.ndjson"));
-    write_v2_run(&small, 2);
-    write_v2_run(&big, 6_000_000);
-    let base = peak_rss_of_convert(&small);
-    let peak = peak_rss_of_convert(&big);
-    let _ = std::fs::remove_dir_all(&dir);
-    let over = peak.saturating_sub(base) as f64 / 6_000_000.0;
-    eprintln!("peak RSS {peak} bytes, {base} on a short run: {over:.2}× the message");
+    let over = peak_over_a_short_log("v2-input", 6_000_000, |path, big| {
+        write_v2_run(path, if big { 6_000_000 } else { 2 })
+    });
     assert!(over < 4.8, "{over:.2}× the message over a short run's");
 }
