@@ -26,8 +26,8 @@ type Ts = Option<i64>;
 /// absent: the run's own agent) after it, and `of field` names the field holding the id of
 /// the item (message, tool call) the event belongs to ([`Event::item`]). Also declares
 /// [`EventType`] and [`EVENT_TYPES`] (the 1.0 types: all but the `thinking` ones), and what is
-/// read off the two common fields and the kind. A field written `name?: T`, as the protocol's TypeScript types write an optional one,
-/// is an `Option<T>` left out when absent; one written `name: T = default` reads as
+/// read off the two common fields and the kind. A field written `name?: T`, as the protocol's
+/// TypeScript types write an optional one, is an `Option<T>` left out when absent; one written `name: T = default` reads as
 /// `T::default()` when a capture leaves it out. A `thinking` variant names the REASONING_* one
 /// it stands for (`for …`), from which [`Event::into_thinking`] is declared.
 macro_rules! events {
