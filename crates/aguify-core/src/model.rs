@@ -355,7 +355,8 @@ mod tests {
             let Some(enc) = State::read(&state.to_string()) else {
                 panic!("a state with a list first: {state}");
             };
-            assert_eq!(enc.to_value(), state);
+            let snapshot = Snapshot::Encoded(Box::new(enc.clone()));
+            assert_eq!(snapshot.to_value().into_owned(), state);
             assert_eq!(
                 enc.json(),
                 serde_json::to_string(&state).expect("serializes")

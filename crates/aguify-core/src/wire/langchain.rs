@@ -295,18 +295,6 @@ pub fn made_up_call_id(message_id: &str, block: impl std::fmt::Display) -> Strin
     format!("{message_id}:tool:{block}")
 }
 
-/// What the pairing of tool messages with calls the log gave no id reads of a list's
-/// message ([`idless_answer`]).
-pub(crate) trait Listed {
-    /// [`message_kind`].
-    fn listed_kind(&self) -> Option<&str>;
-    /// The call a tool message answers: its own `tool_call_id`, else the one paired with it.
-    fn answers(&self) -> Option<&str>;
-    /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
-    /// for each, [`made_up_call_id`], and its name).
-    fn idless_calls(&self, at: usize) -> Vec<(String, String)>;
-}
-
 /// The call a tool message the log gave no `tool_call_id` answers (LangGraph.js's ToolNode
 /// with @langchain/google-genai), the messages `before` it in its list given, and its tool
 /// `name`: the first call of the last AI message before it that has calls without ids whose
@@ -314,14 +302,14 @@ pub(crate) trait Listed {
 /// them answers. By name and order, as the stream pairs the tool runs of such calls
 /// (AGX613); the ToolNode writes its messages in the order of the calls. `None` when no
 /// call is left.
-pub(crate) fn idless_answer<'l, M: Listed + 'l>(
-    before: impl DoubleEndedIterator<Item = &'l M> + ExactSizeIterator,
+pub(crate) fn idless_answer<'l>(
+    before: impl DoubleEndedIterator<Item = (Fields<'l>, Option<&'l str>)> + ExactSizeIterator,
     name: Option<&str>,
 ) -> Option<String> {
     let mut answered: Vec<String> = vec![];
-    for (at, m) in before.enumerate().rev() {
-        match m.listed_kind().map(kind_of) {
-            Some("tool") => answered.extend(m.answers().map(str::to_string)),
+    for (at, (m, paired)) in before.enumerate().rev() {
+        match m.kind_text().map(kind_of) {
+            Some("tool") => answered.extend(m.tool_call_id().or(paired).map(str::to_string)),
             Some("ai") => {
                 let calls = m.idless_calls(at);
                 if calls.is_empty() {
@@ -426,8 +414,8 @@ impl<'a> Fields<'a> {
         str_of(&self.tool_call_id).filter(|c| !c.is_empty())
     }
 
-    /// [`Listed::idless_calls`] of the message, item `at` of its list: an AI message's calls
-    /// without ids.
+    /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
+    /// for each, [`made_up_call_id`], and its name).
     pub(crate) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
         let calls = self.tool_calls.as_deref();
         let Some(calls) = calls.filter(|_| self.kind_text().map(kind_of) == Some("ai")) else {
@@ -617,25 +605,15 @@ pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
         let (before, rest) = items.split_at_mut(at);
         let m = Fields::of_value(&rest[0].0);
         if m.kind_text().map(kind_of) == Some("tool") && m.tool_call_id().is_none() {
-            rest[0].1 = idless_answer(before.iter(), m.tool_name());
+            let before = before
+                .iter()
+                .map(|(m, p)| (Fields::of_value(m), p.as_deref()));
+            rest[0].1 = idless_answer(before, m.tool_name());
         }
     }
     (items.iter().enumerate())
         .filter_map(|(i, (m, paired))| Fields::of_value(m).agui_item(i, paired.as_deref()))
         .collect()
-}
-
-/// A message of a list of values, normalised, with the call it was paired with.
-impl Listed for (Cow<'_, Value>, Option<String>) {
-    fn listed_kind(&self) -> Option<&str> {
-        message_kind(&self.0)
-    }
-    fn answers(&self) -> Option<&str> {
-        tool_call_id(&self.0).or(self.1.as_deref())
-    }
-    fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        Fields::of_value(&self.0).idless_calls(at)
-    }
 }
 
 /// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).

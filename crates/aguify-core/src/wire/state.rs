@@ -175,21 +175,6 @@ impl SharedJson {
     }
 }
 
-impl langchain::Listed for SharedJson {
-    fn listed_kind(&self) -> Option<&str> {
-        self.kind()
-    }
-    fn answers(&self) -> Option<&str> {
-        self.tool_call()
-    }
-    fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        match self.kind() {
-            Some("ai") => self.fields().map_or_else(Vec::new, |f| f.idless_calls(at)),
-            _ => vec![],
-        }
-    }
-}
-
 /// Pairs each tool message of `list` that has no `tool_call_id`, is not paired yet and is
 /// held by this list only (read for it: a message of an earlier list was paired in that
 /// list), with the call [`langchain::idless_answer`] finds for it.
@@ -203,7 +188,7 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
             continue;
         }
         let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
-        let before = before.iter().map(|m| &**m);
+        let before = (before.iter()).map(|m| (m.fields().unwrap_or_default(), m.paired.as_deref()));
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
 }
@@ -221,7 +206,7 @@ impl Eq for SharedJson {}
 /// list's messages shared (one message for every state that repeats it), and the other
 /// entries (normalised) after `messages` holding `[]`. Its text is written from these parts
 /// ([`State::write`]), so that no message's text is copied into a state's (each state repeats
-/// every message so far); [`State::to_value`] is the tree it stands for.
+/// every message so far).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct State {
     /// The state with `messages` holding `[]`: all but its messages, with nothing parsed or
@@ -355,15 +340,6 @@ impl State {
         let mut buf = Vec::new();
         let _ = self.write(&mut buf);
         String::from_utf8(buf).unwrap_or_default()
-    }
-
-    /// The state as a tree, messages copied in.
-    pub fn to_value(&self) -> Value {
-        let mut state = self.rest.clone();
-        if let Some(Value::Array(list)) = state.get_mut("messages") {
-            list.extend(self.messages.iter().map(|m| m.to_value()));
-        }
-        state
     }
 }
 
