@@ -51,14 +51,15 @@ pub fn unwrap_non_standard(c: &Value) -> &Value {
 }
 
 /// Reads one content block, whatever the provider spells it. A `non_standard` block is read
-/// as the provider block it wraps.
+/// as the provider block it wraps; a block without a `type` is text.
 pub fn read_block(b: &Value) -> Block<'_> {
     let o = match unwrap_non_standard(b) {
         Value::String(s) => return Block::Text(s),
         Value::Object(o) => o,
         _ => return Block::Other,
     };
-    let ty = o.field_str("type").unwrap_or("");
+    let ty = (o.field("type")).map_or(Some("text"), Value::as_str);
+    let ty = ty.unwrap_or("");
     let text = |k: &str| o.field_str(k).filter(|t| !t.is_empty());
     match ty {
         "text" | "text_delta" => Block::Text(o.field_str("text").unwrap_or("")),

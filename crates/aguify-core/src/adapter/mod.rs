@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use crate::error::{BadLine, Reason};
 use crate::input::Record;
-use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult};
+use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult, Usage};
 use crate::payload::Payload;
 
 pub use v2::V2Adapter;
@@ -273,19 +273,21 @@ fn take_interrupts(state: &mut Value, out: &mut Vec<ModelEvent>) -> Option<bool>
     Some(any)
 }
 
-/// A full-state payload → model events: its `__interrupt__` entries as an interrupt, the
-/// rest as the state.
-pub fn state_events(payload: &Value, out: &mut Vec<ModelEvent>) -> bool {
-    let mut state = lc::normalize_owned(payload.clone());
-    let listed = take_interrupts(&mut state, out);
-    match state.as_object() {
-        // A state of its interrupts only is no state.
-        Some(o) if !(listed.is_some() && o.is_empty()) => {
-            out.push(ModelEvent::State(Snapshot::Value(state)));
-            true
-        }
-        _ => listed == Some(true),
+/// A full state (normalized) → model events: its `__interrupt__` entries as an interrupt,
+/// the rest as the state.
+pub fn state_events(mut snap: Snapshot, out: &mut Vec<ModelEvent>) -> bool {
+    let state = match &mut snap {
+        Snapshot::Value(v) => v,
+        // Its `rest` holds `messages: []`: never empty.
+        Snapshot::Encoded(s) => &mut s.rest,
+    };
+    let listed = take_interrupts(state, out);
+    // A state of its interrupts only is no state.
+    let keep = (state.as_object()).is_some_and(|o| !(listed.is_some() && o.is_empty()));
+    if keep {
+        out.push(ModelEvent::State(snap));
     }
+    keep || listed == Some(true)
 }
 
 /// A tool's result: a `ToolMessage` (its content, id and error status) or any other output
@@ -303,6 +305,17 @@ pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Valu
         message_id: str_field(output, "id").filter(|_| is_msg),
         error: is_msg && output.field_str("status") == Some("error"),
     })
+}
+
+/// Message `message_id` starts streaming.
+pub(crate) fn message_start(message_id: &str) -> ModelEvent {
+    let message_id = message_id.to_string();
+    ModelEvent::MessageStart { message_id }
+}
+
+/// Message `message_id` ends (with the model call's `usage`, when known).
+pub(crate) fn message_end(message_id: String, usage: Option<Usage>) -> ModelEvent {
+    ModelEvent::MessageEnd { message_id, usage }
 }
 
 /// A tool that raised: its result is the error's text.

@@ -35,8 +35,8 @@ struct Sub {
 }
 
 /// An open tool call, with the namespace of the task running it.
-struct Call {
-    id: String,
+pub(super) struct Call {
+    pub(super) id: String,
     ns: String,
     name: String,
     /// The name of a graph started in the call's namespace (v2 `on_chain_start`), a
@@ -57,7 +57,8 @@ struct Made {
 #[derive(Default)]
 pub struct Nest {
     subs: Vec<Sub>,
-    calls: Vec<Call>,
+    /// The tool calls open (started, not ended), in the order they started.
+    pub(super) calls: Vec<Call>,
     /// The calls of each namespace's last model message, in the order it made them.
     made: Vec<Made>,
     /// The owner last announced with `Scope` (its key).

@@ -228,7 +228,8 @@ impl super::Adapt for V2Adapter {
             RecordKind::Values(data) => {
                 self.ensure_started(out);
                 self.run.nest.scope("", out);
-                if !super::state_events(data, out) {
+                let state = Snapshot::Value(super::lc::normalize_owned(Value::clone(data)));
+                if !super::state_events(state, out) {
                     return Disposition::Ignored("values payload that is not a state object");
                 }
                 if let Some(ModelEvent::State(Snapshot::Value(state))) = out.last() {
@@ -305,10 +306,7 @@ impl super::Adapt for V2Adapter {
             // frame says it failed (issue 39.6). A model's message with no finish reason
             // (LangGraph.js keeps it in the generation, not the chunk) ends there too.
             if let Some(open) = self.tuple_open.take() {
-                out.push(ModelEvent::MessageEnd {
-                    message_id: open,
-                    usage: None,
-                });
+                out.push(super::message_end(open, None));
             }
             out.push(ModelEvent::RunEnd);
             return;

@@ -262,9 +262,7 @@ impl V2Adapter {
                 ..ModelRun::default()
             },
         );
-        out.push(ModelEvent::MessageStart {
-            message_id: message_id.clone(),
-        });
+        out.push(crate::adapter::message_start(&message_id));
         message_id
     }
 

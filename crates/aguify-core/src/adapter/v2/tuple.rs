@@ -10,7 +10,8 @@ use crate::json::Field;
 use serde_json::Value;
 
 use super::V2Adapter;
-use crate::adapter::{completion, content, str_field as s, tool_end, Disposition};
+use crate::adapter::{completion, content, message_end, message_start};
+use crate::adapter::{str_field as s, tool_end, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 
@@ -52,23 +53,15 @@ impl V2Adapter {
                 // progress (or, ended, adds to it), it is no message of its own (issue 39.5).
                 if is_usage_only(&chunk) {
                     if let Some(open) = self.tuple_open.take().or(self.run.tuple_last.take()) {
-                        out.push(ModelEvent::MessageEnd {
-                            message_id: open,
-                            usage: usage(),
-                        });
+                        out.push(message_end(open, usage()));
                         return Disposition::Mapped;
                     }
                 }
                 if self.tuple_open.as_deref() != Some(id.as_str()) {
                     if let Some(prev) = self.tuple_open.take() {
-                        out.push(ModelEvent::MessageEnd {
-                            message_id: prev,
-                            usage: None,
-                        });
+                        out.push(message_end(prev, None));
                     }
-                    out.push(ModelEvent::MessageStart {
-                        message_id: id.clone(),
-                    });
+                    out.push(message_start(&id));
                     self.run.nest.message_started(ns);
                     self.tuple_open = Some(id.clone());
                     self.run.tuple_last = None;
@@ -102,10 +95,7 @@ impl V2Adapter {
                     let usage = usage();
                     // Usage still to come (on a chunk of its own) is added to this message.
                     self.run.tuple_last = usage.is_none().then(|| id.clone());
-                    out.push(ModelEvent::MessageEnd {
-                        message_id: id,
-                        usage,
-                    });
+                    out.push(message_end(id, usage));
                 }
                 Disposition::Mapped
             }

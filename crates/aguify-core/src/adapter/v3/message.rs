@@ -44,7 +44,7 @@ impl OpenMessage {
             return (index, false);
         };
         // A fragment carries text or a signature (a new part or block starts empty).
-        let fragment_type = match (c.field("index"), read_content(c)) {
+        let fragment_type = match (c.field("index"), read_block(c)) {
             (None, Content::Reasoning { parts, signature })
                 if !parts.is_empty() || signature.is_some() =>
             {
@@ -131,7 +131,7 @@ impl Block {
     /// issue 39.4), appended as it came; Anthropic's signature arrives alone as
     /// `fields.signature`.
     fn fragment(&mut self, mid: &str, index: &str, fields: &Value, out: &mut Vec<ModelEvent>) {
-        let (parts, signature) = match read_content(fields) {
+        let (parts, signature) = match read_block(fields) {
             Content::Reasoning { parts, signature } => (parts, signature),
             _ => (vec![], None),
         };
@@ -225,9 +225,7 @@ impl V3Adapter {
                 "a message of a role other than the model's"
             });
         }
-        out.push(ModelEvent::MessageStart {
-            message_id: id.clone(),
-        });
+        out.push(crate::adapter::message_start(&id));
         self.run.nest.message_started(ns);
         self.run.known_messages.insert(id);
         Disposition::Mapped
@@ -323,14 +321,6 @@ fn is_legacy_message(v: &Value) -> bool {
     v.field("event").is_none() && lc::is_message(&lc::normalize_cow(v))
 }
 
-/// A block's content as [`read_block`] reads it; a block without a `type` is text.
-fn read_content(c: &Value) -> Content<'_> {
-    match c.field("type") {
-        None => Content::Text(c.field_str("text").unwrap_or("")),
-        Some(_) => read_block(c),
-    }
-}
-
 /// A tool call's args in a block's content, `None` when absent or null: streamed text (a
 /// string), or the args whole (a JSON value: `true`).
 fn args_of(c: &Value) -> Option<(String, bool)> {
@@ -350,7 +340,7 @@ fn block_start(
     let Some(c) = content.map(unwrap_non_standard) else {
         return;
     };
-    match read_content(c) {
+    match read_block(c) {
         Content::ToolCall => {
             block.tool_id = s(c, "id");
             let args = match args_of(c) {
@@ -401,7 +391,7 @@ fn block_finish(
 ) -> Option<String> {
     let c = unwrap_non_standard(content?);
     let (mid, index) = at;
-    match read_content(c) {
+    match read_block(c) {
         Content::ToolCall => return tool_finish(at, block, c, out),
         Content::Redacted(d) if !block.encrypted_sent => {
             block.emit(mid, index, Content::Redacted(d), out)
@@ -482,8 +472,5 @@ pub(super) fn end_message(msg: OpenMessage, usage: Option<Usage>, out: &mut Vec<
             out.push(call_chunk(&msg.id, index, block.tool_id, None, args));
         }
     }
-    out.push(ModelEvent::MessageEnd {
-        message_id: msg.id,
-        usage: usage.or(msg.usage),
-    });
+    out.push(crate::adapter::message_end(msg.id, usage.or(msg.usage)));
 }

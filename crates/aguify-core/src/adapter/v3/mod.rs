@@ -49,7 +49,6 @@ struct Run {
     messages: HashMap<String, OpenMessage, FastIds>,
     /// Open subgraph/node lifecycles by key.
     steps: HashSet<String, FastIds>,
-    tools_open: HashSet<String, FastIds>,
     /// The interrupts the run stopped at so far (a tool still open then is suspended by one,
     /// not cut off).
     interrupts: Vec<InterruptInfo>,
@@ -104,18 +103,14 @@ impl V3Adapter {
     /// them (issue 22.6). The run's first state is its input: its messages are history.
     /// Only the messages past the previous state's list are read (a shorter list is read
     /// whole).
-    fn complete_from_state<'a>(
-        &mut self,
-        msgs: impl ExactSizeIterator<Item = MessageRef<'a>>,
-        out: &mut Vec<ModelEvent>,
-    ) {
+    fn complete_from_state(&mut self, msgs: Vec<MessageRef<'_>>, out: &mut Vec<ModelEvent>) {
         let len = msgs.len();
         let (first, prev) = match self.run.state_len.replace(len) {
             Some(prev) => (false, prev),
             None => (true, 0),
         };
         let from = if len >= prev { prev } else { 0 };
-        for m in msgs.skip(from) {
+        for m in msgs.into_iter().skip(from) {
             let (kind, id) = m.kind_and_id();
             if kind.as_deref() == Some("tool") {
                 if let Some(call) = m.tool_call() {
@@ -133,14 +128,10 @@ impl V3Adapter {
                 MessageRef::Value(v) => lc::normalize_cow(v).into_owned(),
                 MessageRef::Shared(s) => s.to_value(),
             };
-            out.push(ModelEvent::MessageStart {
-                message_id: id.clone(),
-            });
+            out.push(super::message_start(&id));
             super::completion::whole_message(&id, &m, out);
-            out.push(ModelEvent::MessageEnd {
-                message_id: id,
-                usage: super::content::usage_of(&m, (None, None)),
-            });
+            let usage = super::content::usage_of(&m, (None, None));
+            out.push(super::message_end(id, usage));
         }
     }
 
@@ -159,7 +150,7 @@ impl V3Adapter {
         } else {
             "the log stops"
         };
-        let (messages, tools) = (self.run.messages.len(), self.run.tools_open.len());
+        let (messages, tools) = (self.run.messages.len(), self.run.nest.calls.len());
         let reason = if self.saw_root_lifecycle {
             Some(format!(
                 "{stops} before the root lifecycle completed, with no error line"
@@ -209,28 +200,16 @@ impl V3Adapter {
                 false => Disposition::Ignored("subgraph values (not the graph's state)"),
             };
         }
-        let listed;
-        let state = match data {
+        let snap = match data {
             // A state read with its messages shared ([`crate::wire::state`]).
-            Data::State(s) => {
-                let list = s.messages.iter().map(|m| MessageRef::Shared(m));
-                self.complete_from_state(list, out);
-                listed = self.interrupts_listed(interrupts, out);
-                let mut s = Box::new(s.clone());
-                super::take_interrupts(&mut s.rest, out);
-                out.push(ModelEvent::State(Snapshot::Encoded(s)));
-                true
-            }
-            other => {
-                let state = lc::normalize_cow(other.value());
-                if let Some(list) = state.field("messages").and_then(Value::as_array) {
-                    self.complete_from_state(list.iter().map(MessageRef::Value), out);
-                }
-                listed = self.interrupts_listed(interrupts, out);
-                super::state_events(other.value(), out)
-            }
+            Data::State(s) => Snapshot::Encoded(Box::new(s.clone())),
+            other => Snapshot::Value(lc::normalize_owned(other.value().clone())),
         };
-        if listed || state {
+        if let Some(list) = snap.messages() {
+            self.complete_from_state(list, out);
+        }
+        let listed = self.interrupts_listed(interrupts, out);
+        if super::state_events(snap, out) || listed {
             Disposition::Mapped
         } else {
             Disposition::Ignored("values payload that is not a state object")

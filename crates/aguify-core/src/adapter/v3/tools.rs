@@ -41,7 +41,6 @@ impl V3Adapter {
             Some("tool-started") => {
                 let input = data.field("input").filter(|v| !v.is_null());
                 let args = input.map(|v| json_text(&lc::normalize_cow(v)));
-                self.run.tools_open.insert(id.clone());
                 let name = name.unwrap_or_else(|| "tool".into());
                 self.run.nest.tool_started(&id, &name, ns);
                 out.push(ModelEvent::ToolStart {
@@ -59,7 +58,6 @@ impl V3Adapter {
                 });
             }
             Some(end @ ("tool-finished" | "tool-error")) => {
-                self.run.tools_open.remove(&id);
                 self.run.nest.tool_ended(&id);
                 out.push(if end == "tool-error" {
                     let text = s(data, "message").unwrap_or_else(|| "tool error".into());
@@ -81,17 +79,16 @@ impl V3Adapter {
     /// say which tool raised which interrupt: with one call open, the interrupts name it.
     /// Returns whether the open calls are accounted for so.
     pub(super) fn suspend_open_tools(&mut self, out: &mut Vec<ModelEvent>) -> bool {
-        if self.run.interrupts.is_empty() || self.run.tools_open.is_empty() {
+        if self.run.interrupts.is_empty() || self.run.nest.calls.is_empty() {
             return false;
         }
-        if let (1, Some(id)) = (self.run.tools_open.len(), self.run.tools_open.iter().next()) {
+        if let [call] = &std::mem::take(&mut self.run.nest.calls)[..] {
             let mut list = self.run.interrupts.clone();
             for i in &mut list {
-                i.tool_call_id = Some(id.clone());
+                i.tool_call_id = Some(call.id.clone());
             }
             out.push(ModelEvent::Interrupt(list));
         }
-        self.run.tools_open.clear();
         true
     }
 
