@@ -89,7 +89,7 @@ impl MessageRef<'_> {
 
 /// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or as a parse
 /// thread read it, its messages shared (the sinks write its text from its parts,
-/// [`State::write`], instead of a copy).
+/// `wire::state::State::write`, instead of a copy).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Snapshot {
@@ -301,7 +301,7 @@ pub enum ModelEvent {
         value: Payload,
     },
     /// The full graph state (never a node's partial update), normalized (`wire::langchain`):
-    /// a tree, or one a parse thread read with its messages shared ([`State`]; the sinks
+    /// a tree, or one a parse thread read with its messages shared (`wire::state::State`; the sinks
     /// write its text from its parts instead of the tree). Its `messages`
     /// list, when it has one, is the run's message list: the mapper reads its tool messages at
     /// once and converts the whole list to AG-UI only at the run's end (for
