@@ -224,12 +224,6 @@ fn resumes(entries: &[Entry]) -> &[Value] {
     }
 }
 
-/// The payload an interrupt carries: its `metadata.payload`, else its `value`, else itself.
-fn interrupt_payload(v: &Value) -> &Value {
-    let payload = v.get("metadata").and_then(|m| m.get("payload"));
-    payload.or_else(|| v.get("value")).unwrap_or(v)
-}
-
 /// A JSON value pretty-printed as a payload is shown (within [`PAYLOAD_BYTES`], shown as whole).
 fn shown_payload(v: &Value) -> Clipped {
     Clipped {
@@ -498,7 +492,11 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
             item.id = Some(id.clone());
             item.name = Some(reason.clone());
             item.text = message.as_ref().map(|m| clipped(m, 2000));
-            item.args = Some(shown_payload(interrupt_payload(value)));
+            // The payload it carries: its `metadata.payload`, else its `value`, else itself.
+            let payload = value
+                .pointer("/metadata/payload")
+                .or_else(|| value.get("value"));
+            item.args = Some(shown_payload(payload.unwrap_or(value)));
             item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
             format!("interrupt: {reason}")
         }
