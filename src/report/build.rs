@@ -37,9 +37,8 @@ const PAYLOAD_BYTES: usize = 4 * 1024;
 pub struct Sources<'a> {
     pub timeline: &'a TimelineBuilder,
     pub explained: &'a explain::Report,
-    pub findings: &'a [Finding],
-    /// Every finding, counted by rule.
-    pub rule_counts: &'a [check::RuleCount],
+    /// The checker's findings, and every finding counted by rule (none with `--no-check`).
+    pub checked: &'a check::FileReport,
     pub collected: &'a Collected,
     pub inputs: Vec<String>,
     pub limits: Limits,
@@ -53,19 +52,6 @@ fn view(f: &Finding) -> FindingView {
         at: format!("{}:{}", f.file, f.line),
         event: f.event_index,
         ids: f.ids.clone(),
-    }
-}
-
-/// Text left to a run's payloads.
-struct Budget(usize);
-
-impl Budget {
-    /// `s` made into a [`Clipped`] by `how` ([`clipped`], [`payload`]) within `cap` bytes, or
-    /// what is left of the run's budget (at least [`FLOOR`]).
-    fn spend(&mut self, how: fn(&str, usize) -> Clipped, s: &str, cap: usize) -> Clipped {
-        let c = how(s, cap.min(self.0).max(FLOOR));
-        self.0 = self.0.saturating_sub(c.text.len());
-        c
     }
 }
 
@@ -140,7 +126,8 @@ pub fn build(src: &Sources<'_>) -> Report {
     let entries = src.timeline.entries();
     let runs = src.timeline.runs();
     let mut limits = src.limits;
-    let placed = Placed::new(src.findings, entries, runs);
+    let findings = &src.checked.findings;
+    let placed = Placed::new(findings, entries, runs);
     let links = Links::new(src.timeline);
     // Each run's (first) diagnosis, by the run's index (one map, not a scan per run).
     let explained = src.explained.explained.iter().rev();
@@ -185,8 +172,8 @@ pub fn build(src: &Sources<'_>) -> Report {
             detail,
         });
     }
-    let count = |sev| src.findings.iter().filter(|f| f.severity == sev).count() as u64;
-    let (rule_counts, rule_texts) = rules_fired(src.rule_counts);
+    let count = |sev| findings.iter().filter(|f| f.severity == sev).count() as u64;
+    let (rule_counts, rule_texts) = rules_fired(&src.checked.rule_counts);
     Report {
         generator: format!("aguify {}", env!("CARGO_PKG_VERSION")),
         inputs: src.inputs.clone(),
@@ -235,12 +222,6 @@ fn resumes(entries: &[Entry]) -> &[Value] {
         Some(Line::RunStart { resumes, .. }) => resumes,
         _ => &[],
     }
-}
-
-/// The payload an interrupt carries: its `metadata.payload`, else its `value`, else itself.
-fn interrupt_payload(v: &Value) -> &Value {
-    let payload = v.get("metadata").and_then(|m| m.get("payload"));
-    payload.or_else(|| v.get("value")).unwrap_or(v)
 }
 
 /// A JSON value pretty-printed as a payload is shown (within [`PAYLOAD_BYTES`], shown as whole).
@@ -320,8 +301,13 @@ fn detail(
             .map_or_else(|| run.origin.to_string(), |e| e.origin.to_string())
     };
     let clock = Clock::new(run, entries);
-    let mut budget = Budget(RUN_TEXT_BYTES);
     let states = src.collected.states.get(&r);
+    let mut cx = ItemCx {
+        budget: RUN_TEXT_BYTES,
+        states,
+        links,
+        has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
+    };
 
     let mut items: Vec<Item> = Vec::new();
     // What started the run: the resumes, then the user's new messages.
@@ -342,19 +328,13 @@ fn detail(
         items.push(Item {
             kind: "user",
             at: origin_at(*idx),
-            text: Some(budget.spend(clipped, text, TEXT_BYTES)),
+            text: Some(cx.spend(clipped, text, TEXT_BYTES)),
             ..Item::default()
         });
     }
 
     let mut bars: Vec<(usize, Bar)> = Vec::new();
     let mut item_of_message: HashMap<&str, usize> = HashMap::new();
-    let mut cx = ItemCx {
-        budget,
-        states,
-        links,
-        has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
-    };
     for (k, e) in entries.iter().enumerate() {
         let shown = at_entry.get(&(start + k)).into_iter().flatten();
         let findings: Vec<FindingView> = shown.take(ITEM_FINDINGS).map(|f| view(f)).collect();
@@ -418,11 +398,22 @@ fn findings_without_item(items: &mut Vec<Item>, findings: Vec<FindingView>, e: &
 
 /// What a transcript item needs besides its entry.
 struct ItemCx<'a> {
-    budget: Budget,
+    /// Text left to the run's payloads.
+    budget: usize,
     states: Option<&'a RunStates>,
     links: &'a Links<'a>,
     /// The run has a run error item (its end item does not repeat the message).
     has_error: bool,
+}
+
+impl ItemCx<'_> {
+    /// `s` made into a [`Clipped`] by `how` ([`clipped`], [`payload`]) within `cap` bytes, or
+    /// what is left of the run's budget (at least [`FLOOR`]).
+    fn spend(&mut self, how: fn(&str, usize) -> Clipped, s: &str, cap: usize) -> Clipped {
+        let c = how(s, cap.min(self.budget).max(FLOOR));
+        self.budget = self.budget.saturating_sub(c.text.len());
+        c
+    }
 }
 
 /// An entry's transcript item and, for what the lanes draw, its bar's label; `None` for
@@ -466,7 +457,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
                 }
             };
             item.id = Some(id.clone());
-            item.text = Some(cx.budget.spend(clipped, text, cap));
+            item.text = Some(cx.spend(clipped, text, cap));
             item.status = cut.then(|| "cut off".into());
             render::cut(&one_line(text), 60)
         }
@@ -488,7 +479,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
         Line::Custom { name, value } => {
             item.kind = "custom";
             item.name = Some(name.clone());
-            item.text = Some(cx.budget.spend(payload, value, TOOL_BYTES));
+            item.text = Some(cx.spend(payload, value, TOOL_BYTES));
             name.clone()
         }
         Line::Interrupt {
@@ -501,7 +492,11 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
             item.id = Some(id.clone());
             item.name = Some(reason.clone());
             item.text = message.as_ref().map(|m| clipped(m, 2000));
-            item.args = Some(shown_payload(interrupt_payload(value)));
+            // The payload it carries: its `metadata.payload`, else its `value`, else itself.
+            let payload = value
+                .pointer("/metadata/payload")
+                .or_else(|| value.get("value"));
+            item.args = Some(shown_payload(payload.unwrap_or(value)));
             item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
             format!("interrupt: {reason}")
         }
@@ -533,7 +528,7 @@ fn end_item(item: &mut Item, summary: &RunSummary, cx: &mut ItemCx<'_>) {
     match &summary.outcome {
         timeline::Outcome::Error { code, message } => {
             // An error's message is the run error item's already.
-            item.text = (!cx.has_error).then(|| cx.budget.spend(clipped, message, TEXT_BYTES));
+            item.text = (!cx.has_error).then(|| cx.spend(clipped, message, TEXT_BYTES));
             item.status = code.clone();
         }
         timeline::Outcome::Interrupt { interrupts } if !interrupts.is_empty() => {
@@ -549,8 +544,8 @@ fn tool_item(item: &mut Item, t: &ToolCall, cx: &mut ItemCx<'_>) {
     item.kind = "tool";
     item.name = Some(t.name.clone());
     item.id = Some(t.id.clone());
-    item.args = Some(cx.budget.spend(payload, &t.args, TOOL_BYTES));
-    item.result = (t.result.as_ref()).map(|r| cx.budget.spend(payload, r, TOOL_BYTES));
+    item.args = Some(cx.spend(payload, &t.args, TOOL_BYTES));
+    item.result = (t.result.as_ref()).map(|r| cx.spend(payload, r, TOOL_BYTES));
     item.status = match (t.error, &t.result, t.args_done) {
         (true, ..) => Some("error"),
         (false, Some(_), _) => None,

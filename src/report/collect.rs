@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::text::{clip, pretty_value, Clipped};
+use super::text::{clipped, pretty_value, Clipped};
 use crate::agui::Event;
 use crate::model::ModelEvent;
 use crate::text::{list_of, str_of};
@@ -255,7 +255,7 @@ fn changes(ops: &[Value], state: Option<Clipped>) -> StateView {
     let changes = ops.iter().take(MAX_CHANGES).map(|op| Change {
         op: OPS.into_iter().find(|o| op["op"] == *o).unwrap_or("?"),
         path: str_of(op, "path").unwrap_or_default(),
-        value: op.get("value").map(|v| clip(&compact(v), 200).0),
+        value: op.get("value").map(|v| clipped(&compact(v), 200).text),
     });
     StateView {
         state,

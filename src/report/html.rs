@@ -6,12 +6,12 @@ use std::io::{self, Write};
 
 use super::model::Report;
 
+/// The page with its holes: `{generator}`, `{title}`, `{css}`, `{data}` and `{js}`. Nothing is
+/// fetched (its content security policy): styles and the script are inline, images only
+/// `data:`.
+const PAGE: &str = include_str!("assets/report.html");
 const CSS: &str = include_str!("assets/report.css");
 const JS: &str = include_str!("assets/report.js");
-
-/// Nothing is fetched: styles and the script are inline, images only `data:`.
-const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; \
-                   img-src data:; base-uri 'none'; form-action 'none'";
 
 /// The data as JSON safe inside a `<script>` element: `<` only occurs inside JSON strings,
 /// where `\u003c` stands for it (no `</script>` or `<!--` can close the element).
@@ -69,17 +69,12 @@ pub fn write(report: &mut Report, w: &mut dyn Write) -> io::Result<()> {
         [one] => format!("aguify report: {one}"),
         [first, rest @ ..] => format!("aguify report: {first} and {} more", rest.len()),
     };
-    let head = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <meta name=\"generator\" content=\"{}\">\n<title>{}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n\
-         <main id=\"app\"><noscript>This report draws itself with JavaScript; please allow scripts for this file.</noscript></main>\n\
-         <script type=\"application/json\" id=\"aguify-data\">",
-        html_escape(&report.generator),
-        html_escape(&title),
-    );
-    let tail = format!("</script>\n<script>\n{JS}</script>\n</body>\n</html>\n");
+    let (head, tail) = PAGE.split_once("{data}").unwrap_or((PAGE, ""));
+    // The title (an input's name) is filled in last: nothing in it is taken for a hole.
+    let head = (head.replacen("{css}", CSS, 1))
+        .replacen("{generator}", &html_escape(&report.generator), 1)
+        .replacen("{title}", &html_escape(&title), 1);
+    let tail = tail.replacen("{js}", JS, 1);
     let room = report
         .limits
         .max_bytes

@@ -53,14 +53,10 @@ pub fn layout(bars: Vec<(usize, Bar)>, end: i64, max_row_bars: usize) -> Vec<Lan
     lanes.collect()
 }
 
-/// The least width a bar takes (points and very short bars), in axis units.
-fn min_width(end: i64) -> i64 {
-    (end / 400).max(1)
-}
-
 /// Bars sorted by start into rows where none overlaps another.
 fn pack(bars: Vec<Bar>, end: i64) -> Vec<Vec<Bar>> {
-    let w = min_width(end);
+    // The least width a bar takes (points and very short bars), in axis units.
+    let w = (end / 400).max(1);
     let mut rows: Vec<Vec<Bar>> = Vec::new();
     let mut ends: Vec<i64> = Vec::new();
     for b in bars {

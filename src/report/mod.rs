@@ -68,15 +68,11 @@ impl ReportBuilder {
     /// All input read: the report's data.
     pub fn finish(self) -> model::Report {
         let (explained, timeline) = self.explainer.finish();
-        let checked = self.checker.map(Checker::into_report);
-        let (findings, rule_counts) = checked
-            .map(|r| (r.findings, r.rule_counts))
-            .unwrap_or_default();
+        let checked = self.checker.map(Checker::into_report).unwrap_or_default();
         build::build(&build::Sources {
             timeline: &timeline,
             explained: &explained,
-            findings: &findings,
-            rule_counts: &rule_counts,
+            checked: &checked,
             collected: &self.collected,
             inputs: self.inputs,
             limits: self.limits,

@@ -20,24 +20,15 @@ pub(super) fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-/// The first `max` bytes of `s` (at a character boundary) and the count of bytes left out.
-pub fn clip(s: &str, max: usize) -> (String, usize) {
-    if s.len() <= max {
-        return (s.to_string(), 0);
-    }
-    let mut end = max;
+/// A text clipped to `max` bytes (at a character boundary), with the count of bytes left out.
+pub fn clipped(s: &str, max: usize) -> Clipped {
+    let mut end = max.min(s.len());
     while !s.is_char_boundary(end) {
         end -= 1;
     }
-    (s[..end].to_string(), s.len() - end)
-}
-
-/// A text clipped to `max` bytes.
-pub fn clipped(s: &str, max: usize) -> Clipped {
-    let (text, more) = clip(s, max);
     Clipped {
-        text,
-        more,
+        text: s[..end].to_string(),
+        more: s.len() - end,
         json: false,
     }
 }
@@ -104,8 +95,9 @@ mod tests {
 
     #[test]
     fn clips_at_char_boundaries_and_pretty_prints_json() {
-        assert_eq!(clip("héllo", 2), ("h".to_string(), 5));
-        assert_eq!(clip("abc", 5), ("abc".to_string(), 0));
+        let c = |s, max| (clipped(s, max).text, clipped(s, max).more);
+        assert_eq!(c("héllo", 2), ("h".to_string(), 5));
+        assert_eq!(c("abc", 5), ("abc".to_string(), 0));
         let p = payload(r#"{"a":[1,2]}"#, 1000);
         assert!(p.json && p.more == 0);
         assert_eq!(p.text, "{\n  \"a\": [\n    1,\n    2\n  ]\n}");

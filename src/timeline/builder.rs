@@ -142,15 +142,6 @@ impl TimelineBuilder {
         &mut e.line
     }
 
-    /// Adds an event to an open text, reasoning or tool entry, its delta appended.
-    pub(super) fn append(&mut self, idx: usize, delta: &str, at: At) {
-        if let Line::Text { text, .. } | Line::Tool(ToolCall { args: text, .. }) =
-            self.touch(idx, at)
-        {
-            text.push_str(delta);
-        }
-    }
-
     /// Adds an event to an open span entry and settles it; its line, to change.
     pub(super) fn close(&mut self, idx: usize, at: At) -> &mut Line {
         self.touch(idx, at);

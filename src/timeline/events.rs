@@ -302,7 +302,13 @@ impl TimelineBuilder {
         let (kind, delta) = (p.kind, p.delta);
         let key = (kind, self.piece_id(p));
         if let Some(&i) = self.open.spans.get(&key) {
-            return self.append(i, delta, at);
+            // More of an open entry: its delta appended.
+            if let Line::Text { text, .. } | Line::Tool(ToolCall { args: text, .. }) =
+                self.touch(i, at)
+            {
+                text.push_str(delta);
+            }
+            return;
         }
         let (id, text) = (key.1.clone(), delta.to_string());
         let line = match kind {
