@@ -1,7 +1,7 @@
 //! `aguify explain`: why runs failed. Exit 0 when something was explained, 1 when all runs
 //! were clean, 2 on unreadable input (via main).
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 
 use aguify::explain::{render, Explainer};
 
@@ -18,13 +18,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
         return Ok(2);
     }
     let (report, _) = explainer.finish();
-    let stdout = io::stdout();
-    let color = terminal::use_color(args.color, stdout.is_terminal());
-    let mut out = io::BufWriter::new(stdout.lock());
-    let written = match args.format {
-        ExplainFormat::Text => render::write_text(&report, color, &mut out),
-        ExplainFormat::Json => render::write_json(&report, &mut out),
-    }
-    .and_then(|()| out.flush());
+    let color = terminal::use_color(args.color, io::stdout().is_terminal());
+    let written = crate::output::write_to("-", |out| match args.format {
+        ExplainFormat::Text => render::write_text(&report, color, out),
+        ExplainFormat::Json => render::write_json(&report, out),
+    });
     crate::verdict_written(written, report.explained.is_empty().into())
 }

@@ -1,7 +1,7 @@
 //! `aguify redact FILE... [-o OUT]`: each input redacted in its own form, to stdout or OUT;
 //! bad lines and the secrets replaced reported on stderr.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 
 use aguify::redact::{file, Options};
@@ -18,15 +18,8 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
         one(f, &args.stdin.stdin_filename, out, opts, &mut total)
     };
-    match (&args.output, to_dir) {
-        (None, _) => {
-            let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-            for f in &files {
-                each(f, &mut out)?;
-            }
-            out.flush()?;
-        }
-        (Some(_), Some(dir)) => {
+    match to_dir {
+        Some(dir) => {
             for f in &files {
                 let name = Path::new(f).file_name().filter(|_| f != "-");
                 let Some(name) = name else {
@@ -38,7 +31,8 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
                 output::replace(&Path::new(dir).join(name), |out| each(f, out))?;
             }
         }
-        (Some(o), None) => output::replace(Path::new(o), |out| {
+        // stdout (no `-o`, or `-o -`), or one file.
+        None => output::write_to(args.output.as_deref().unwrap_or("-"), |out| {
             files.iter().try_for_each(|f| each(f, out))
         })?,
     }
