@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use aguify::redact::{file, Options};
+use aguify::redact::file;
 use aguify::text::count;
 
 use crate::cli::RedactArgs;
@@ -15,8 +15,17 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     let files = options::or_stdin(&args.files);
     let to_dir = args.output.as_deref().filter(|o| Path::new(o).is_dir());
     let mut total = file::Summary::default();
+    // Redacts one input into `out`, counting into `total`, reporting its bad lines.
     let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
-        one(f, &args.stdin.stdin_filename, out, opts, &mut total)
+        let mut input = aguify::pipeline::Input::open(f)?;
+        let shown = match (f.as_str(), &args.stdin.stdin_filename) {
+            ("-", Some(n)) => n.clone(),
+            _ => f.to_string(),
+        };
+        let mut bad =
+            |line, why: &str| eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
+        let redacted = file::redact(&mut input.reader, out, opts, &mut total, &mut bad);
+        Ok(redacted.map_err(aguify::Error::input(&shown))?)
     };
     match to_dir {
         Some(dir) => {
@@ -48,23 +57,4 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
         eprintln!("aguify: redact: {lines} passed through redacted");
     }
     Ok(0)
-}
-
-/// Redacts one input into `out`, counting into `total`, reporting its bad lines.
-fn one(
-    path: &str,
-    stdin_name: &Option<String>,
-    out: &mut dyn Write,
-    opts: &Options,
-    total: &mut file::Summary,
-) -> anyhow::Result<()> {
-    let mut input = aguify::pipeline::Input::open(path)?;
-    let shown = match (path, stdin_name) {
-        ("-", Some(n)) => n.clone(),
-        _ => path.to_string(),
-    };
-    let redacted = file::redact(&mut input.reader, out, opts, total, &mut |line, why| {
-        eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
-    });
-    Ok(redacted.map_err(aguify::Error::input(&shown))?)
 }
