@@ -10,7 +10,7 @@ use crate::{known, options, terminal};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     crate::terminal::stdin_guard("explain", &args.input.files)?;
-    let opts = options::input_options(&args.input);
+    let opts = options::pipeline_options(&args.input, &Default::default());
     let stdin_name = args.stdin.stdin_filename.as_deref();
     let inputs = terminal::open_inputs(&args.input.files, stdin_name, true, None)?;
     let mut explainer = Explainer::new(args.last);

@@ -17,7 +17,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         )
         .into());
     }
-    let opts = options::input_options(&args.input);
+    let opts = options::pipeline_options(&args.input, &Default::default());
     let inputs = terminal::open_inputs(&args.input.files, None, true, None)?;
     let names = options::or_stdin(&args.input.files);
     let mut builder = ReportBuilder::new(names, !args.no_check, LIMITS);
