@@ -66,8 +66,8 @@ pub struct Known {
     /// The inputs by name, in input order (a name is found at once, not by a scan of every
     /// file per record: 10,000 files would cost their count squared).
     files: IndexMap<Arc<str>, File>,
-    /// The last bad line and what was wrong with it (told when `--strict` stops there).
-    last_bad: Option<(String, String)>,
+    /// The last bad line, `(file:line, why)` (told when `--strict` stops there).
+    pub last_bad: Option<(String, String)>,
 }
 
 impl Known {
@@ -94,11 +94,6 @@ impl Known {
     pub fn bad_line(&mut self, origin: &Origin, bad: &BadLine) {
         self.last_bad = Some((origin.to_string(), bad.message.clone()));
         self.file(&origin.file).bad_line(bad);
-    }
-
-    /// The last bad line, `(file:line, why)`.
-    pub fn last_bad(&self) -> Option<&(String, String)> {
-        self.last_bad.as_ref()
     }
 
     /// Whether `file` held a record of a known form (`None`: not an input, e.g. `(input)`).

@@ -90,13 +90,12 @@ pub fn read_side(
         .iter()
         .map(|f| Input::open(f))
         .collect::<Result<Vec<_>, _>>()?;
-    let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let mut reader = Reader {
         conv: Conversation::new(exact),
         out,
         bad: Vec::new(),
     };
-    let mut watch = Watch(Known::new(&names), &mut reader);
+    let mut watch = Watch(Known::new(inputs.iter().map(|i| &i.name)), &mut reader);
     let result = pipeline::run(inputs, opts, &mut watch);
     if let Err(Error::Strict(_)) = &result {
         // `--strict` stops at a bad line: it is told before the stop.

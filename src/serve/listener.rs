@@ -15,25 +15,23 @@ use bytes::{Buf, Bytes};
 use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::io::{AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 use super::refusal::{self, Refusal};
-use super::AppState;
+use super::{App, AppState};
 
-/// Serves `router` on `listener` until `shutdown` resolves, then cancels the server's token
-/// (open streams end) and waits at most the shutdown grace for connections to close.
-pub(super) async fn run<F>(
-    listener: TcpListener,
-    router: Router,
-    st: Arc<AppState>,
-    shutdown: F,
-) -> io::Result<()>
+/// Serves `app` on `listener` until `shutdown` resolves; then open streams end (with a
+/// RUN_ERROR `SERVER_SHUTDOWN` if mid-run), no new connections are taken, and connections
+/// still open after the shutdown grace are closed.
+pub async fn serve<F>(listener: TcpListener, app: App, shutdown: F) -> io::Result<()>
 where
     F: Future<Output = ()> + Send + 'static,
 {
+    let router = app.router(listener.local_addr()?);
+    let st = app.state;
     let (log, max) = (st.cfg.log.unwrap_or(|_| {}), st.cfg.max_connections);
     let permits = Arc::new(Semaphore::new(max.max(1)));
     let mut conns = JoinSet::new();
@@ -95,12 +93,17 @@ async fn connection(
 ) {
     let cfg = &st.cfg;
     let _ = stream.set_nodelay(true);
-    let io = TokioIo::new(JsonRefusals {
-        inner: stream,
-        pending: Bytes::new(),
-        write_timeout: cfg.write_timeout,
-        stalled: None,
-    });
+    // Read as it is; written through the refusals' rewriter.
+    let (read, write) = stream.into_split();
+    let io = TokioIo::new(tokio::io::join(
+        read,
+        JsonRefusals {
+            inner: write,
+            pending: Bytes::new(),
+            write_timeout: cfg.write_timeout,
+            stalled: None,
+        },
+    ));
     // A client that shuts its side down after sending its request still reads the stream.
     // The head limit is set, not left to hyper's read buffer limit: that one is checked only
     // while the head is incomplete, so a read that fills the buffer's spare room past it could
@@ -211,16 +214,6 @@ impl<T: AsyncWrite + Unpin> JsonRefusals<T> {
             }
         }
         Poll::Ready(Ok(()))
-    }
-}
-
-impl<T: AsyncRead + Unpin> AsyncRead for JsonRefusals<T> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
     }
 }
 

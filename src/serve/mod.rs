@@ -23,8 +23,6 @@ pub mod session;
 pub mod store;
 pub mod stream;
 
-use std::future::Future;
-use std::io;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -46,6 +44,7 @@ use crate::agui::Event;
 use crate::replay::{millis, positive, Pacer, Pacing};
 use clap::builder::TypedValueParser;
 use host::HostCheck;
+pub use listener::serve;
 use log::{LogLine, Streamed};
 use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
@@ -201,17 +200,6 @@ impl App {
     pub fn threads(&self) -> usize {
         self.state.sessions.len()
     }
-}
-
-/// Serves `app` on `listener` until `shutdown` resolves; then open streams end (with a
-/// RUN_ERROR `SERVER_SHUTDOWN` if mid-run), and connections still open after the shutdown
-/// grace are closed.
-pub async fn serve<F>(listener: tokio::net::TcpListener, app: App, shutdown: F) -> io::Result<()>
-where
-    F: Future<Output = ()> + Send + 'static,
-{
-    let router = app.router(listener.local_addr()?);
-    listener::run(listener, router, app.state, shutdown).await
 }
 
 fn describe(c: &Conversation, default: bool) -> Value {

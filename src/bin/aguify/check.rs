@@ -218,17 +218,15 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         verbose: args.verbose,
     };
     let color = crate::terminal::use_color(args.color, io::stdout().is_terminal());
-    let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-    let written = match args.format {
+    let written = crate::output::write_to("-", |out| match args.format {
         _ if args.quiet => Ok(()),
         _ if args.statistics => out.write_all(check::report::text::statistics(&report).as_bytes()),
         Format::Markdown => {
             let page = check::report::markdown::render_linked(&report, &markdown_link);
             out.write_all(page.as_bytes())
         }
-        _ => report.write_to(args.format, color, &mut out),
-    }
-    .and_then(|()| out.flush());
+        _ => report.write_to(args.format, color, out),
+    });
     crate::verdict_written(written, verdict(&report, &args))
 }
 

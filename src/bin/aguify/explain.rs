@@ -1,7 +1,7 @@
 //! `aguify explain`: why runs failed. Exit 0 when something was explained, 1 when all runs
 //! were clean, 2 on unreadable input (via main).
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 
 use aguify::explain::{render, Explainer};
 
@@ -10,7 +10,7 @@ use crate::{known, options, terminal};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     crate::terminal::stdin_guard("explain", &args.input.files)?;
-    let opts = options::input_options(&args.input);
+    let opts = options::pipeline_options(&args.input, &Default::default());
     let stdin_name = args.stdin.stdin_filename.as_deref();
     let inputs = terminal::open_inputs(&args.input.files, stdin_name, true, None)?;
     let mut explainer = Explainer::new(args.last);
@@ -18,13 +18,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
         return Ok(2);
     }
     let (report, _) = explainer.finish();
-    let stdout = io::stdout();
-    let color = terminal::use_color(args.color, stdout.is_terminal());
-    let mut out = io::BufWriter::new(stdout.lock());
-    let written = match args.format {
-        ExplainFormat::Text => render::write_text(&report, color, &mut out),
-        ExplainFormat::Json => render::write_json(&report, &mut out),
-    }
-    .and_then(|()| out.flush());
+    let color = terminal::use_color(args.color, io::stdout().is_terminal());
+    let written = crate::output::write_to("-", |out| match args.format {
+        ExplainFormat::Text => render::write_text(&report, color, out),
+        ExplainFormat::Json => render::write_json(&report, out),
+    });
     crate::verdict_written(written, report.explained.is_empty().into())
 }

@@ -2,15 +2,13 @@
 //! (a CSV, a binary file, an empty file, a JSON array, the wrong `--from`) is told once, and
 //! the command exits 2.
 
-use std::sync::Arc;
-
 use aguify::known::{Known, Watch};
 use aguify::pipeline::Observer;
 use aguify::text::printable;
 
 /// `--strict` stopped: the bad line it stopped at, on stderr (before the stop itself).
 pub fn tell_last_bad(known: &Known) {
-    if let Some((at, why)) = known.last_bad() {
+    if let Some((at, why)) = &known.last_bad {
         eprintln!("aguify: {}: {}", printable(at), printable(why));
     }
 }
@@ -31,8 +29,7 @@ pub fn run_watched<O: Observer>(
     opts: &aguify::pipeline::Options,
     inner: &mut O,
 ) -> Result<bool, aguify::Error> {
-    let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
-    let mut watch = Watch(Known::new(&names), inner);
+    let mut watch = Watch(Known::new(inputs.iter().map(|i| &i.name)), inner);
     let result = aguify::pipeline::run(inputs, opts, &mut watch);
     if let Err(aguify::Error::Strict(_)) = &result {
         tell_last_bad(&watch.0);

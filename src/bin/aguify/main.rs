@@ -77,8 +77,7 @@ fn main() -> ExitCode {
             // Written whole to a buffer first: clap_complete panics on a write error.
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut cli::Cli::command(), "aguify", &mut script);
-            let mut out = io::stdout().lock();
-            return stdout_written(out.write_all(&script).and_then(|()| out.flush()));
+            return stdout_written(output::write_to("-", |out| out.write_all(&script)));
         }
     };
     match result {

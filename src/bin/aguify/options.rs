@@ -15,6 +15,8 @@ pub fn or_stdin(files: &[String]) -> Vec<String> {
     }
 }
 
+/// The pipeline's options from the input and mapping arguments (the commands that only read,
+/// timeline, explain, report and snapshot, pass the default mapping).
 pub fn pipeline_options(input: &InputArgs, map: &MapArgs) -> Options {
     let mut opts = Options {
         max_line_bytes: input.max_line_bytes,
@@ -64,9 +66,4 @@ pub fn default_threads() -> usize {
 /// The machine's cores (1 when unknown).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
-/// Pipeline options for the commands that only read (timeline, explain): default mapping.
-pub fn input_options(input: &InputArgs) -> Options {
-    pipeline_options(input, &MapArgs::default())
 }

@@ -6,6 +6,19 @@
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 
+/// Writes to stdout (`-`) or to `path`, whole or not at all ([`replace`]).
+pub fn write_to<E: From<io::Error>>(
+    path: &str,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), E>,
+) -> Result<(), E> {
+    if path != "-" {
+        return replace(Path::new(path), write);
+    }
+    let mut out = BufWriter::with_capacity(64 * 1024, io::stdout().lock());
+    write(&mut out)?;
+    Ok(out.flush()?)
+}
+
 /// Writes `dest` through `write`: into a temporary file beside it (`.NAME.XXXXXX.tmp`,
 /// created new, with the permissions a new file gets; tempfile's, removed when dropped), then
 /// flushed, synced and renamed over `dest`. On an error the destination is left as it was.

@@ -1,10 +1,10 @@
 //! `aguify redact FILE... [-o OUT]`: each input redacted in its own form, to stdout or OUT;
 //! bad lines and the secrets replaced reported on stderr.
 
-use std::io::{self, Write};
+use std::io::Write;
 use std::path::Path;
 
-use aguify::redact::{file, Options};
+use aguify::redact::file;
 use aguify::text::count;
 
 use crate::cli::RedactArgs;
@@ -15,18 +15,20 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     let files = options::or_stdin(&args.files);
     let to_dir = args.output.as_deref().filter(|o| Path::new(o).is_dir());
     let mut total = file::Summary::default();
+    // Redacts one input into `out`, counting into `total`, reporting its bad lines.
     let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
-        one(f, &args.stdin.stdin_filename, out, opts, &mut total)
+        let mut input = aguify::pipeline::Input::open(f)?;
+        let shown = match (f.as_str(), &args.stdin.stdin_filename) {
+            ("-", Some(n)) => n.clone(),
+            _ => f.to_string(),
+        };
+        let mut bad =
+            |line, why: &str| eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
+        let redacted = file::redact(&mut input.reader, out, opts, &mut total, &mut bad);
+        Ok(redacted.map_err(aguify::Error::input(&shown))?)
     };
-    match (&args.output, to_dir) {
-        (None, _) => {
-            let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
-            for f in &files {
-                each(f, &mut out)?;
-            }
-            out.flush()?;
-        }
-        (Some(_), Some(dir)) => {
+    match to_dir {
+        Some(dir) => {
             for f in &files {
                 let name = Path::new(f).file_name().filter(|_| f != "-");
                 let Some(name) = name else {
@@ -38,7 +40,8 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
                 output::replace(&Path::new(dir).join(name), |out| each(f, out))?;
             }
         }
-        (Some(o), None) => output::replace(Path::new(o), |out| {
+        // stdout (no `-o`, or `-o -`), or one file.
+        None => output::write_to(args.output.as_deref().unwrap_or("-"), |out| {
             files.iter().try_for_each(|f| each(f, out))
         })?,
     }
@@ -54,23 +57,4 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
         eprintln!("aguify: redact: {lines} passed through redacted");
     }
     Ok(0)
-}
-
-/// Redacts one input into `out`, counting into `total`, reporting its bad lines.
-fn one(
-    path: &str,
-    stdin_name: &Option<String>,
-    out: &mut dyn Write,
-    opts: &Options,
-    total: &mut file::Summary,
-) -> anyhow::Result<()> {
-    let mut input = aguify::pipeline::Input::open(path)?;
-    let shown = match (path, stdin_name) {
-        ("-", Some(n)) => n.clone(),
-        _ => path.to_string(),
-    };
-    let redacted = file::redact(&mut input.reader, out, opts, total, &mut |line, why| {
-        eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
-    });
-    Ok(redacted.map_err(aguify::Error::input(&shown))?)
 }

@@ -1,9 +1,6 @@
 //! `aguify report`: the runs of FILEs as one self-contained HTML page (src/report).
 
-use std::io::{self, IsTerminal, Write};
-use std::path::Path;
-
-use aguify::error::os_text;
+use std::io::{self, IsTerminal};
 
 use aguify::report::{html, ReportBuilder, LIMITS};
 
@@ -20,7 +17,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         )
         .into());
     }
-    let opts = options::input_options(&args.input);
+    let opts = options::pipeline_options(&args.input, &Default::default());
     let inputs = terminal::open_inputs(&args.input.files, None, true, None)?;
     let names = options::or_stdin(&args.input.files);
     let mut builder = ReportBuilder::new(names, !args.no_check, LIMITS);
@@ -29,14 +26,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
         return Ok(2);
     }
     let mut page = builder.finish();
-    if args.output == "-" {
-        let mut out = io::BufWriter::new(io::stdout().lock());
-        html::write(&mut page, &mut out)?;
-        out.flush()?;
-        return Ok(0);
-    }
-    // Written whole or not at all: an existing report stays as it was on a write error.
-    crate::output::replace(Path::new(&args.output), |out| html::write(&mut page, out))
-        .map_err(|e| anyhow::anyhow!("{}: cannot write: {}", args.output, os_text(&e)))?;
+    // A file written whole or not at all: an existing report stays as it was on a write error.
+    crate::output::write_to(&args.output, |out| html::write(&mut page, out))?;
     Ok(0)
 }

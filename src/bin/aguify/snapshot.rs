@@ -9,7 +9,7 @@ use crate::options;
 pub fn run(args: SnapshotArgs) -> anyhow::Result<i32> {
     crate::terminal::stdin_guard("snapshot", &args.input.files)?;
     let files = options::or_stdin(&args.input.files);
-    let opts = options::input_options(&args.input);
+    let opts = options::pipeline_options(&args.input, &Default::default());
     let mut out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     aguify::snapshot::write::header(&mut out)?;
     let mut bad = BadLines::default();

@@ -157,7 +157,7 @@ impl<W: Write> Observer for Printer<W> {
 
 pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     crate::terminal::stdin_guard("timeline", &args.input.files)?;
-    let opts = options::input_options(&args.input);
+    let opts = options::pipeline_options(&args.input, &Default::default());
     let stdout = io::stdout();
     let color = terminal::use_color(args.color, stdout.is_terminal());
     let width = terminal::width(args.width);
