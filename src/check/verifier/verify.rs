@@ -64,9 +64,8 @@ type OpenIds = HashMap<String, u64, FastIds>;
 
 /// The ids of `open`, in opening order.
 fn listed(open: &OpenIds) -> Vec<String> {
-    let mut v: Vec<(&String, &u64)> = open.iter().collect();
-    v.sort_unstable_by_key(|(_, n)| **n);
-    v.into_iter().map(|(id, _)| id.clone()).collect()
+    let v: std::collections::BTreeMap<&u64, &String> = open.iter().map(|(id, n)| (n, id)).collect();
+    v.into_values().cloned().collect()
 }
 
 /// Per-run state of `verifyEvents`: which items are open, and who owns each id.
