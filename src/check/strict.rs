@@ -172,9 +172,7 @@ impl Strict {
             }
             Some(EventType::ToolCallArgs) => {
                 if let (Some(buf), Some(d)) = (self.args.get_mut(&h), ev.s("delta")) {
-                    if buf.len() + d.len() <= ARGS_CAP {
-                        buf.push_str(d);
-                    }
+                    super::leaks::push_capped(buf, d, ARGS_CAP);
                 }
             }
             Some(EventType::ToolCallEnd) => {

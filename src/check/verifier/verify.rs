@@ -237,11 +237,8 @@ pub struct Verify {
 type VResult = Result<(), (&'static str, String, Vec<String>)>;
 
 fn err(rule: &'static str, msg: impl Into<String>, ids: &[&str]) -> VResult {
-    Err((
-        rule,
-        msg.into(),
-        ids.iter().map(|s| s.to_string()).collect(),
-    ))
+    let ids = ids.iter().map(|s| s.to_string()).collect();
+    Err((rule, msg.into(), ids))
 }
 
 /// Rules 5–8 and 22: optional fields written as null, and a subagent outcome's shape.
