@@ -68,7 +68,6 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
             | E::ToolCallEnd { tool_call_id, .. }
             | E::ToolCallResult { tool_call_id, .. },
         ) => Str(tool_call_id),
-        ("subagentRunId", _) => Str(ev.subagent()?),
         ("threadId", E::RunStarted { thread_id, .. } | E::RunFinished { thread_id, .. }) => {
             Str(thread_id)
         }
@@ -82,7 +81,6 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
         ("stepName", E::StepStarted { step_name, .. } | E::StepFinished { step_name, .. }) => {
             Str(step_name)
         }
-        ("toolCallName", E::ToolCallStart { tool_call_name, .. }) => Str(tool_call_name),
         (
             "parentMessageId",
             E::ToolCallStart {
@@ -141,7 +139,7 @@ impl<'a> Ev<'a> {
     }
 
     /// The JSON value of top-level key `k` (as `Value::get`). A typed event's string fields
-    /// are not JSON: read them with [`Ev::s`], ask for them with [`Ev::has`].
+    /// are not JSON: read them with [`Ev::s`].
     #[inline]
     pub fn get(&self, k: &str) -> Option<&'a Value> {
         match self.field(k)? {
@@ -162,12 +160,6 @@ impl<'a> Ev<'a> {
             _ => return None,
         };
         Some(list.as_array()?.iter().map(Msg::Json).collect())
-    }
-
-    /// Whether the event has top-level key `k`.
-    #[inline]
-    pub fn has(&self, k: &str) -> bool {
-        self.field(k).is_some()
     }
 
     /// The string value of top-level key `k`.

@@ -16,15 +16,12 @@ pub struct Interrupts {
     /// Pending interrupt ids per thread.
     pending: BTreeMap<String, Vec<String>>,
     thread: String,
-    /// Converted input: the raw log stopped at an interrupt in the current run.
-    raw_interrupted: bool,
+    /// Converted input: the raw log stopped at an interrupt in the current run (set by the
+    /// checker from the model events).
+    pub raw_interrupted: bool,
 }
 
 impl Interrupts {
-    pub fn raw_interrupt(&mut self) {
-        self.raw_interrupted = true;
-    }
-
     /// An AG-UI event. `converted` is true when the stream was mapped from a LangGraph log.
     /// A run is judged against the pending interrupts only when its RUN_STARTED echoes its
     /// `input`: the resume is in there.

@@ -22,8 +22,9 @@ pub struct Leaks {
     spare: String,
 }
 
-fn push_capped(buf: &mut String, s: &str) {
-    if buf.len() + s.len() <= CAP {
+/// `s` added to `buf` when the two fit in `cap` bytes (text past that is not kept).
+pub(super) fn push_capped(buf: &mut String, s: &str, cap: usize) {
+    if buf.len() + s.len() <= cap {
         buf.push_str(s);
     }
 }
@@ -49,7 +50,7 @@ impl Leaks {
                 }
             }
             Some(EventType::ReasoningMessageContent) => {
-                push_capped(&mut self.reasoning, st("delta"))
+                push_capped(&mut self.reasoning, st("delta"), CAP)
             }
             Some(EventType::TextMessageStart) => {
                 let buf = std::mem::take(&mut self.spare);
@@ -57,7 +58,7 @@ impl Leaks {
             }
             Some(EventType::TextMessageContent) => {
                 if let Some(buf) = self.text.get_mut(&id_hash(st("messageId"))) {
-                    push_capped(buf, st("delta"));
+                    push_capped(buf, st("delta"), CAP);
                 }
             }
             Some(EventType::TextMessageEnd) => {

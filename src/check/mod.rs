@@ -338,10 +338,7 @@ impl Checker {
         self.client.feed(&base, &mut self.ctx, &mut self.expanded);
         let converted = self.converted();
         for (e, _) in &self.expanded {
-            let e = &match e {
-                None => base,
-                Some(v) => ev::Ev::of(v),
-            };
+            let e = &e.as_ref().map_or(base, ev::Ev::of);
             self.strict.feed(e, &mut self.ctx);
             self.snapshot.feed(e, &mut self.ctx);
             self.state.feed(e, converted, &mut self.ctx);
@@ -506,7 +503,7 @@ impl Observer for Checker {
         }
         self.ctx.at(origin, None);
         if matches!(ev, ModelEvent::Interrupt(_)) {
-            self.interrupts.raw_interrupt();
+            self.interrupts.raw_interrupted = true;
         }
         self.raw.model(ev, &mut self.ctx);
     }

@@ -54,9 +54,8 @@ pub fn id_hash(id: &str) -> u64 {
 const ARGS_CAP: usize = 1 << 20;
 
 /// "message a is" / "messages a, b are": the ids of `noun` still open.
-fn still(noun: &str, ids: &[impl AsRef<str>]) -> String {
-    let ids: Vec<&str> = ids.iter().map(AsRef::as_ref).collect();
-    match ids.as_slice() {
+fn still(noun: &str, ids: &[String]) -> String {
+    match ids {
         [one] => format!("{noun} {one} is"),
         _ => format!("{noun}s {} are", ids.join(", ")),
     }
@@ -173,9 +172,7 @@ impl Strict {
             }
             Some(EventType::ToolCallArgs) => {
                 if let (Some(buf), Some(d)) = (self.args.get_mut(&h), ev.s("delta")) {
-                    if buf.len() + d.len() <= ARGS_CAP {
-                        buf.push_str(d);
-                    }
+                    super::leaks::push_capped(buf, d, ARGS_CAP);
                 }
             }
             Some(EventType::ToolCallEnd) => {
@@ -256,13 +253,11 @@ impl Strict {
                 if ev.kind == Some(EventType::ToolCallResult) {
                     let call = ev.s("toolCallId").unwrap_or("");
                     self.answered.insert(id_hash(call), ());
-                    let mut running: Vec<&String> = self
-                        .subagents
-                        .iter()
-                        .filter(|(_, p)| p.as_deref() == Some(call))
-                        .map(|(id, _)| id)
-                        .collect();
-                    running.sort();
+                    let running = sorted(
+                        (self.subagents.iter())
+                            .filter(|(_, p)| p.as_deref() == Some(call))
+                            .map(|(id, _)| id),
+                    );
                     if !running.is_empty() {
                         let running = still("sub-agent", &running);
                         let msg = format!("TOOL_CALL_RESULT for tool call '{call}' while its {running} still active");
@@ -303,10 +298,8 @@ impl Strict {
 
 /// `ids` sorted, each once.
 fn sorted<'a>(ids: impl Iterator<Item = &'a String>) -> Vec<String> {
-    let mut v: Vec<String> = ids.cloned().collect();
-    v.sort();
-    v.dedup();
-    v
+    let ids: std::collections::BTreeSet<&String> = ids.collect();
+    ids.into_iter().cloned().collect()
 }
 
 #[cfg(test)]

@@ -67,7 +67,5 @@ pub fn render(report: &Report) -> String {
             "results": results,
         }],
     });
-    let mut s = serde_json::to_string_pretty(&v).unwrap_or_default();
-    s.push('\n');
-    s
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }

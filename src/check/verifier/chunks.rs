@@ -77,10 +77,7 @@ impl Chunks {
         base: &Ev<'_>,
         out: &mut Vec<Expanded>,
     ) -> Result<(), Fail> {
-        let ev = &match &event {
-            None => *base,
-            Some(v) => Ev::of(v),
-        };
+        let ev = &event.as_ref().map_or(*base, Ev::of);
         let Some(kind) = of_chunk(ev.kind) else {
             match ev.kind {
                 // The common case: no stream is open, nothing to close.
@@ -190,7 +187,8 @@ impl Chunks {
 /// The content event a chunk of stream `id` expands into, when it has a delta (or a rawEvent
 /// or metadata: the client then sends an empty delta).
 fn content(kind: &'static Life, ev: &Ev<'_>, id: &str, lane: &Option<String>) -> Option<Expanded> {
-    if !(ev.has("delta") || ev.has("rawEvent") || ev.has("metadata")) {
+    let has = |k| ev.get(k).is_some();
+    if !(has("delta") || has("rawEvent") || has("metadata")) {
         return None;
     }
     let delta = ev.get("delta").cloned().unwrap_or("".into());

@@ -126,10 +126,7 @@ impl Client {
             return;
         }
         for (e, from_chunk) in out.iter() {
-            match e {
-                None => self.verify(base, *from_chunk, ctx),
-                Some(v) => self.verify(&Ev::of(v), *from_chunk, ctx),
-            }
+            self.verify(&e.as_ref().map_or(*base, Ev::of), *from_chunk, ctx);
         }
     }
 

@@ -64,9 +64,8 @@ type OpenIds = HashMap<String, u64, FastIds>;
 
 /// The ids of `open`, in opening order.
 fn listed(open: &OpenIds) -> Vec<String> {
-    let mut v: Vec<(&String, &u64)> = open.iter().collect();
-    v.sort_unstable_by_key(|(_, n)| **n);
-    v.into_iter().map(|(id, _)| id.clone()).collect()
+    let v: std::collections::BTreeMap<&u64, &String> = open.iter().map(|(id, n)| (n, id)).collect();
+    v.into_values().cloned().collect()
 }
 
 /// Per-run state of `verifyEvents`: which items are open, and who owns each id.
@@ -238,11 +237,8 @@ pub struct Verify {
 type VResult = Result<(), (&'static str, String, Vec<String>)>;
 
 fn err(rule: &'static str, msg: impl Into<String>, ids: &[&str]) -> VResult {
-    Err((
-        rule,
-        msg.into(),
-        ids.iter().map(|s| s.to_string()).collect(),
-    ))
+    let ids = ids.iter().map(|s| s.to_string()).collect();
+    Err((rule, msg.into(), ids))
 }
 
 /// Rules 5–8 and 22: optional fields written as null, and a subagent outcome's shape.
