@@ -1,8 +1,9 @@
 //! Text from a log or a file name made safe for a terminal or a CI log: the one escaping
 //! function every text output uses ([`printable`]), and the other small helpers every feature
 //! may use, so that none imports another for one: a finding's [`Severity`], reading a JSON
-//! event's fields ([`list_of`], [`str_of`]), counted nouns ([`count`]), and GitHub workflow command text
-//! ([`workflow_data`], [`workflow_property`]: check's and diff's `--format github`).
+//! event's fields ([`list_of`], [`str_of`]), counted nouns ([`count`]), XML and HTML text
+//! ([`markup_escape`]), and GitHub workflow command text ([`workflow_data`],
+//! [`workflow_property`]: check's and diff's `--format github`).
 //!
 //! A newline in a run id would start a forged `::error` workflow command in a CI log, `ESC ]0;…
 //! BEL` sets a terminal's title, a CR rewrites the line shown, a bidi override (U+202E) shows
@@ -151,6 +152,19 @@ pub fn list_of<'a>(v: &'a Value, k: &str) -> &'a [Value] {
     v.get(k)
         .and_then(Value::as_array)
         .map_or(&[], Vec::as_slice)
+}
+
+/// Text safe in XML and HTML (check's JUnit report, the report page's title): the five
+/// markup characters escaped, controls other than newlines and tabs dropped.
+pub fn markup_escape(s: &str) -> String {
+    let s: String = (s.chars())
+        .filter(|&c| c >= ' ' || matches!(c, '\n' | '\t' | '\r'))
+        .collect();
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&apos;")
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 
 use super::model::Report;
+use crate::text::markup_escape;
 
 /// The page with its holes: `{generator}`, `{title}`, `{css}`, `{data}` and `{js}`. Nothing is
 /// fetched (its content security policy): styles and the script are inline, images only
@@ -18,13 +19,6 @@ const JS: &str = include_str!("assets/report.js");
 fn data_json(report: &Report) -> String {
     let json = serde_json::to_string(report).unwrap_or_else(|_| "null".into());
     json.replace('<', "\\u003c")
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// Drops run detail (lanes, transcript), last runs first and runs that ended well before
@@ -72,8 +66,8 @@ pub fn write(report: &mut Report, w: &mut dyn Write) -> io::Result<()> {
     let (head, tail) = PAGE.split_once("{data}").unwrap_or((PAGE, ""));
     // The title (an input's name) is filled in last: nothing in it is taken for a hole.
     let head = (head.replacen("{css}", CSS, 1))
-        .replacen("{generator}", &html_escape(&report.generator), 1)
-        .replacen("{title}", &html_escape(&title), 1);
+        .replacen("{generator}", &markup_escape(&report.generator), 1)
+        .replacen("{title}", &markup_escape(&title), 1);
     let tail = tail.replacen("{js}", JS, 1);
     let room = report
         .limits

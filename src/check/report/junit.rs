@@ -5,19 +5,7 @@ use std::fmt::Write;
 
 use super::Report;
 use crate::check::{rules, Finding, Severity};
-
-/// Text safe in XML: the five markup characters escaped, controls other than newlines and
-/// tabs dropped.
-pub fn esc(s: &str) -> String {
-    let s: String = (s.chars())
-        .filter(|&c| c >= ' ' || matches!(c, '\n' | '\t' | '\r'))
-        .collect();
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-        .replace('\'', "&apos;")
-}
+use crate::text::markup_escape as esc;
 
 /// Every testcase's class: one word, not a dotted path (viewers split classnames on dots).
 const CLASSNAME: &str = "aguify-check";
