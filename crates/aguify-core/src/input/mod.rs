@@ -223,7 +223,8 @@ pub enum Framing {
 /// Frames one input stream, detecting NDJSON vs SSE from its first non-blank line.
 pub struct Framer<R: BufRead> {
     lines: LineReader<R>,
-    file: Arc<str>,
+    /// The input's name.
+    pub(crate) file: Arc<str>,
     framing: Option<Framing>,
     sse: SseFramer,
     /// Frames to return, in input order.
@@ -238,20 +239,15 @@ pub struct Framer<R: BufRead> {
 }
 
 impl<R: BufRead> Framer<R> {
-    /// The framer of `file`, read from `reader`, in `framing` (`None`: detected). With
-    /// `threads` over 1, NDJSON lines are parsed on `threads - 1` worker threads, frames still
-    /// in input order ([`parallel`]).
-    pub fn new(
-        reader: R,
-        file: Arc<str>,
-        max: usize,
-        threads: usize,
-        framing: Option<Framing>,
-    ) -> Self {
+    /// The framer of `file`, read from `reader`, in `opts.framing` (`None`: detected), lines
+    /// over `opts.max_line_bytes` skipped. With `opts.parse_threads` over 1, NDJSON lines are
+    /// parsed on `threads - 1` worker threads, frames still in input order ([`parallel`]).
+    pub fn new(reader: R, file: Arc<str>, opts: &crate::pipeline::Options) -> Self {
+        let (max, threads) = (opts.max_line_bytes, opts.parse_threads);
         Framer {
             lines: LineReader::new(reader, max),
             file,
-            framing,
+            framing: opts.framing,
             sse: SseFramer::new(max),
             ready: VecDeque::new(),
             pool: (threads > 1).then(|| parallel::ParsePool::new(threads - 1)),

@@ -204,10 +204,8 @@ impl Mapper {
         if let Some(list) = list.filter(|_| self.opts.text == TextPolicy::Final) {
             self.final_answer(list, out);
         }
-        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(k, _)| k).collect();
-        for step in steps.into_iter().rev() {
-            self.emit_step(step, false, out);
-        }
+        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(_, s)| s).collect();
+        self.finish_steps(steps, out);
     }
 
     /// A finished run's outcome: success, with the calls it left without a result
