@@ -159,12 +159,8 @@ pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
 
 /// FNV-1a 64, for deterministic ids derived from input bytes.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    let step = |h: u64, b: &u8| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, step)
 }
 
 /// A fast hash of a text, compared, not shown: a v3 line's (to spot an exact replay of a

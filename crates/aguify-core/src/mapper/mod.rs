@@ -316,8 +316,7 @@ impl Mapper {
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
-        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
-        {
+        if self.needs_seed(&ev) && !matches!(ev, ModelEvent::RunStart { .. }) {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
             self.start_run(None, None, vec![], None, None, out);
         }
@@ -507,10 +506,9 @@ impl Mapper {
 pub(crate) fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String {
     let n = used.entry(base.clone()).or_insert(0);
     *n += 1;
-    if *n == 1 {
-        base
-    } else {
-        format!("{base}:{n}")
+    match *n {
+        1 => base,
+        n => format!("{base}:{n}"),
     }
 }
 
