@@ -32,16 +32,14 @@ impl Input {
     /// opened only when the pipeline first reads it, and closed when it is done with it: many
     /// files take one descriptor and one read buffer at a time.
     pub fn open(path: &str) -> Result<Input, Error> {
-        let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = if path == "-" {
-            let stdin = IdleHint::new(io::stdin());
-            (
-                Box::new(io::BufReader::with_capacity(256 * 1024, stdin)),
-                false,
-            )
-        } else {
-            let meta = std::fs::metadata(path).map_err(Error::input(path))?;
-            let (path, reader) = (path.into(), None);
-            (Box::new(OpenWhenRead { path, reader }), meta.is_file())
+        let stdin = || io::BufReader::with_capacity(256 * 1024, IdleHint::new(io::stdin()));
+        let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = match path {
+            "-" => (Box::new(stdin()), false),
+            _ => {
+                let meta = std::fs::metadata(path).map_err(Error::input(path))?;
+                let (path, reader) = (path.into(), None);
+                (Box::new(OpenWhenRead { path, reader }), meta.is_file())
+            }
         };
         Ok(Input {
             name: Arc::from(path),

@@ -273,10 +273,8 @@ impl<R: BufRead> Framer<R> {
 
     /// Sends the lines batched so far to be parsed.
     fn flush_batch(&mut self, at_end: bool) {
-        if let Some(pool) = &mut self.pool {
-            if !self.batch.is_empty() {
-                pool.submit(self.batch.take(), &self.file, at_end);
-            }
+        if let Some(pool) = self.pool.as_mut().filter(|_| !self.batch.is_empty()) {
+            pool.submit(self.batch.take(), &self.file, at_end);
         }
     }
 
@@ -287,14 +285,12 @@ impl<R: BufRead> Framer<R> {
             if let Some(f) = self.ready.pop_front() {
                 return Ok(Some(f));
             }
-            if let Some(pool) = &mut self.pool {
-                if self.done || self.idle || pool.full() {
-                    if let Some(frames) = pool.next_batch() {
-                        // `ready` is empty: it takes the batch's frames without moving them.
-                        self.ready = frames.into();
-                        continue;
-                    }
-                }
+            let pool = self.pool.as_mut();
+            let pool = pool.filter(|p| self.done || self.idle || p.full());
+            if let Some(frames) = pool.and_then(|p| p.next_batch()) {
+                // `ready` is empty: it takes the batch's frames without moving them.
+                self.ready = frames.into();
+                continue;
             }
             if self.idle {
                 self.idle = false;

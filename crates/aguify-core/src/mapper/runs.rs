@@ -90,9 +90,7 @@ impl Mapper {
             // state and messages are moved in (`json!` would copy them by serializing).
             let mut input = json!({"threadId": thread_id, "runId": run_id, "state": {},
                 "messages": [], "tools": [], "context": [], "forwardedProps": {}});
-            if let Some(state) = state {
-                input["state"] = state;
-            }
+            input["state"] = state.unwrap_or_else(|| json!({}));
             input["messages"] = Value::Array(messages);
             if resumes {
                 let entries = interrupt::resume_entries(&pending, resume.as_ref());
