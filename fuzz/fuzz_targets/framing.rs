@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use aguify::adapter::Disposition;
 use aguify::input::{Frame, Framer, Framing};
+use aguify::pipeline::Options;
 use libfuzzer_sys::fuzz_target;
 
 /// Each frame's kind, first line, line count and message (of a bad line).
@@ -19,7 +20,13 @@ fn frames(bytes: &[u8], ctl: u8, threads: usize) -> Vec<(char, u64, u64, String)
         2 => Some(Framing::Ndjson),
         _ => None,
     };
-    let mut framer = Framer::new(bytes, Arc::from("fuzz"), max, threads, framing);
+    let opts = Options {
+        max_line_bytes: max,
+        parse_threads: threads,
+        framing,
+        ..Options::default()
+    };
+    let mut framer = Framer::new(bytes, Arc::from("fuzz"), &opts);
     let mut out = vec![];
     loop {
         let frame = match framer.next_frame() {

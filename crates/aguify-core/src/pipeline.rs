@@ -32,16 +32,14 @@ impl Input {
     /// opened only when the pipeline first reads it, and closed when it is done with it: many
     /// files take one descriptor and one read buffer at a time.
     pub fn open(path: &str) -> Result<Input, Error> {
-        let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = if path == "-" {
-            let stdin = IdleHint::new(io::stdin());
-            (
-                Box::new(io::BufReader::with_capacity(256 * 1024, stdin)),
-                false,
-            )
-        } else {
-            let meta = std::fs::metadata(path).map_err(Error::input(path))?;
-            let (path, reader) = (path.into(), None);
-            (Box::new(OpenWhenRead { path, reader }), meta.is_file())
+        let stdin = || io::BufReader::with_capacity(256 * 1024, IdleHint::new(io::stdin()));
+        let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = match path {
+            "-" => (Box::new(stdin()), false),
+            _ => {
+                let meta = std::fs::metadata(path).map_err(Error::input(path))?;
+                let (path, reader) = (path.into(), None);
+                (Box::new(OpenWhenRead { path, reader }), meta.is_file())
+            }
         };
         Ok(Input {
             name: Arc::from(path),
@@ -211,7 +209,6 @@ pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result
 /// One file being read: its name, its framer and its router (a file is locked to one input
 /// family).
 pub(crate) struct FileRead<R: BufRead> {
-    name: Arc<str>,
     rereadable: bool,
     pub(crate) framer: Framer<R>,
     router: Router,
@@ -222,10 +219,8 @@ pub(crate) struct FileRead<R: BufRead> {
 impl<R: BufRead> FileRead<R> {
     /// The file `name` of the bytes `reader` gives, framed as `opts` asks.
     pub(crate) fn new(name: Arc<str>, rereadable: bool, reader: R, opts: &Options) -> Self {
-        let (max, threads) = (opts.max_line_bytes, opts.parse_threads);
         FileRead {
-            framer: Framer::new(reader, name.clone(), max, threads, opts.framing),
-            name,
+            framer: Framer::new(reader, name, opts),
             rereadable,
             router: Router::new(opts.from),
             bad_timestamp_told: false,
@@ -278,7 +273,7 @@ impl Conversion {
                 Ok(None) => return Ok(true),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
                 Err(source) => {
-                    let path = file.name.to_string();
+                    let path = file.framer.file.to_string();
                     return Err(Error::Input { path, source });
                 }
             }
@@ -359,23 +354,15 @@ impl Conversion {
     ) -> Result<(), Error> {
         self.model.clear();
         file.router.finish(&mut self.model);
-        let end = Origin {
-            file: file.name.clone(),
-            line: match &self.last_at {
-                Some(o) if o.file == file.name => o.line,
-                _ => 0,
-            },
-        };
-        self.emit(&end, obs)?;
-        obs.end_of_file(&file.name).map_err(Error::Output)
+        let name = &file.framer.file;
+        let line = (self.last_at.as_ref()).filter(|o| o.file == *name);
+        self.emit(&Origin::at(name, line.map_or(0, |o| o.line)), obs)?;
+        obs.end_of_file(name).map_err(Error::Output)
     }
 
     /// The end of the last file: the mapper's last events.
     pub(crate) fn finish(mut self, obs: &mut dyn Observer) -> Result<Stats, Error> {
-        let last_origin = self.last_at.clone().unwrap_or(Origin {
-            file: Arc::from("-"),
-            line: 0,
-        });
+        let last_origin = (self.last_at.clone()).unwrap_or_else(|| Origin::at(&"-".into(), 0));
         self.mapper.finish(&mut self.out);
         self.deliver(&last_origin, obs)?;
         Ok(self.stats)

@@ -159,12 +159,8 @@ pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
 
 /// FNV-1a 64, for deterministic ids derived from input bytes.
 fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    h
+    let step = |h: u64, b: &u8| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, step)
 }
 
 /// A fast hash of a text, compared, not shown: a v3 line's (to spot an exact replay of a
@@ -223,7 +219,8 @@ pub enum Framing {
 /// Frames one input stream, detecting NDJSON vs SSE from its first non-blank line.
 pub struct Framer<R: BufRead> {
     lines: LineReader<R>,
-    file: Arc<str>,
+    /// The input's name.
+    pub(crate) file: Arc<str>,
     framing: Option<Framing>,
     sse: SseFramer,
     /// Frames to return, in input order.
@@ -238,20 +235,15 @@ pub struct Framer<R: BufRead> {
 }
 
 impl<R: BufRead> Framer<R> {
-    /// The framer of `file`, read from `reader`, in `framing` (`None`: detected). With
-    /// `threads` over 1, NDJSON lines are parsed on `threads - 1` worker threads, frames still
-    /// in input order ([`parallel`]).
-    pub fn new(
-        reader: R,
-        file: Arc<str>,
-        max: usize,
-        threads: usize,
-        framing: Option<Framing>,
-    ) -> Self {
+    /// The framer of `file`, read from `reader`, in `opts.framing` (`None`: detected), lines
+    /// over `opts.max_line_bytes` skipped. With `opts.parse_threads` over 1, NDJSON lines are
+    /// parsed on `threads - 1` worker threads, frames still in input order ([`parallel`]).
+    pub fn new(reader: R, file: Arc<str>, opts: &crate::pipeline::Options) -> Self {
+        let (max, threads) = (opts.max_line_bytes, opts.parse_threads);
         Framer {
             lines: LineReader::new(reader, max),
             file,
-            framing,
+            framing: opts.framing,
             sse: SseFramer::new(max),
             ready: VecDeque::new(),
             pool: (threads > 1).then(|| parallel::ParsePool::new(threads - 1)),
@@ -281,10 +273,8 @@ impl<R: BufRead> Framer<R> {
 
     /// Sends the lines batched so far to be parsed.
     fn flush_batch(&mut self, at_end: bool) {
-        if let Some(pool) = &mut self.pool {
-            if !self.batch.is_empty() {
-                pool.submit(self.batch.take(), &self.file, at_end);
-            }
+        if let Some(pool) = self.pool.as_mut().filter(|_| !self.batch.is_empty()) {
+            pool.submit(self.batch.take(), &self.file, at_end);
         }
     }
 
@@ -295,14 +285,12 @@ impl<R: BufRead> Framer<R> {
             if let Some(f) = self.ready.pop_front() {
                 return Ok(Some(f));
             }
-            if let Some(pool) = &mut self.pool {
-                if self.done || self.idle || pool.full() {
-                    if let Some(frames) = pool.next_batch() {
-                        // `ready` is empty: it takes the batch's frames without moving them.
-                        self.ready = frames.into();
-                        continue;
-                    }
-                }
+            let pool = self.pool.as_mut();
+            let pool = pool.filter(|p| self.done || self.idle || p.full());
+            if let Some(frames) = pool.and_then(|p| p.next_batch()) {
+                // `ready` is empty: it takes the batch's frames without moving them.
+                self.ready = frames.into();
+                continue;
             }
             if self.idle {
                 self.idle = false;

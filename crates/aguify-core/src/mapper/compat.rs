@@ -25,11 +25,8 @@ use crate::agui::{Event, EventType, Message, ToolContent};
 pub(super) fn text_content(mut ev: Event) -> Event {
     let as_text = |c: &mut ToolContent| {
         if let ToolContent::Parts(parts) = c {
-            let t: String = parts.iter().filter_map(|p| p["text"].as_str()).collect();
-            *c = ToolContent::Text(match t.is_empty() {
-                true => Value::Array(std::mem::take(parts)).to_string(),
-                false => t,
-            });
+            let parts = Value::Array(std::mem::take(parts));
+            *c = ToolContent::Text(crate::wire::langchain::tool_content_text(&parts));
         }
     };
     match &mut ev {

@@ -157,9 +157,9 @@ pub const PENDING_IDS_LISTED: usize = 1000;
 
 #[derive(Default)]
 struct Run {
-    /// Open steps, with how many node runs of that name are open.
-    steps: IndexMap<Step, usize, FastIds>,
-    step_keys: HashMap<String, Step, FastIds>,
+    /// Open node runs by key, in start order, each with its step: a step is open while one
+    /// of its node runs is.
+    steps: IndexMap<String, Step, FastIds>,
     /// Text messages with START sent and no END yet.
     text_open: IndexSet<String, FastIds>,
     /// The reasoning span open: one at a time, as a client shows one reasoning message at a
@@ -316,8 +316,7 @@ impl Mapper {
     }
 
     pub fn map(&mut self, ev: ModelEvent, out: &mut Vec<Event>) {
-        if !matches!(ev, ModelEvent::RunStart { .. } | ModelEvent::Native(_)) && self.run.is_none()
-        {
+        if self.needs_seed(&ev) && !matches!(ev, ModelEvent::RunStart { .. }) {
             // Events outside a run (e.g. a v2 file whose root start is missing) open one.
             self.start_run(None, None, vec![], None, None, out);
         }
@@ -432,28 +431,31 @@ impl Mapper {
     /// A node starts: STEP_STARTED for its name's first open run, in its owner's scope.
     fn step_start(&mut self, name: String, key: String, out: &mut Vec<Event>) {
         let step = (self.subagents.scope.clone(), name);
-        let run = self.run_mut();
-        run.step_keys.insert(key, step.clone());
-        let n = run.steps.entry(step.clone()).or_insert(0);
-        *n += 1;
-        if *n == 1 {
+        let steps = &mut self.run_mut().steps;
+        let first = !steps.values().any(|s| *s == step);
+        steps.insert(key, step.clone());
+        if first {
             self.emit_step(step, true, out);
         }
     }
 
     /// A node ends: STEP_FINISHED when no other run of its name is open.
     fn step_end(&mut self, key: &str, out: &mut Vec<Event>) {
-        let run = self.run_mut();
-        let Some(step) = run.step_keys.remove(key) else {
+        let steps = &mut self.run_mut().steps;
+        let Some(step) = steps.shift_remove(key) else {
             return;
         };
-        let Some(n) = run.steps.get_mut(&step) else {
-            return;
-        };
-        *n -= 1;
-        if *n == 0 {
-            run.steps.shift_remove(&step);
+        if !steps.values().any(|s| *s == step) {
             self.emit_step(step, false, out);
+        }
+    }
+
+    /// STEP_FINISHED for each step of the node runs `steps` (in start order), latest first.
+    fn finish_steps(&mut self, steps: Vec<Step>, out: &mut Vec<Event>) {
+        for (i, step) in steps.iter().enumerate().rev() {
+            if !steps[..i].contains(step) {
+                self.emit_step(step.clone(), false, out);
+            }
         }
     }
 
@@ -504,10 +506,9 @@ impl Mapper {
 pub(crate) fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String {
     let n = used.entry(base.clone()).or_insert(0);
     *n += 1;
-    if *n == 1 {
-        base
-    } else {
-        format!("{base}:{n}")
+    match *n {
+        1 => base,
+        n => format!("{base}:{n}"),
     }
 }
 

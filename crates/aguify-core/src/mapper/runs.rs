@@ -90,9 +90,7 @@ impl Mapper {
             // state and messages are moved in (`json!` would copy them by serializing).
             let mut input = json!({"threadId": thread_id, "runId": run_id, "state": {},
                 "messages": [], "tools": [], "context": [], "forwardedProps": {}});
-            if let Some(state) = state {
-                input["state"] = state;
-            }
+            input["state"] = state.unwrap_or_else(|| json!({}));
             input["messages"] = Value::Array(messages);
             if resumes {
                 let entries = interrupt::resume_entries(&pending, resume.as_ref());
@@ -204,10 +202,8 @@ impl Mapper {
         if let Some(list) = list.filter(|_| self.opts.text == TextPolicy::Final) {
             self.final_answer(list, out);
         }
-        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(k, _)| k).collect();
-        for step in steps.into_iter().rev() {
-            self.emit_step(step, false, out);
-        }
+        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(_, s)| s).collect();
+        self.finish_steps(steps, out);
     }
 
     /// A finished run's outcome: success, with the calls it left without a result

@@ -130,9 +130,8 @@ impl Mapper {
         let tools = run.open_tools.iter().filter(|c| owned(c));
         let tools: Vec<String> = tools.cloned().collect();
         let owned_step = |(owner, _): &Step| owner.as_ref() == Some(&id);
-        let steps = run.steps.extract_if(.., |s, _| owned_step(s));
-        let steps: Vec<Step> = steps.map(|(s, _)| s).collect();
-        run.step_keys.retain(|_, s| !owned_step(s));
+        let steps = run.steps.extract_if(.., |_, s| owned_step(s));
+        let steps: Vec<Step> = steps.map(|(_, s)| s).collect();
         if let Some(span) = reasoning {
             self.emit_reasoning_end(span.id, out);
         }
@@ -142,9 +141,7 @@ impl Mapper {
         for c in tools {
             self.end_tool(&c, out);
         }
-        for step in steps.into_iter().rev() {
-            self.emit_step(step, false, out);
-        }
+        self.finish_steps(steps, out);
         if self.subagents.scope.as_ref() == Some(&id) {
             self.subagents.scope = None;
         }
