@@ -450,8 +450,35 @@ impl Mapper {
         }
     }
 
-    /// STEP_FINISHED for each step of the node runs `steps` (in start order), latest first.
-    fn finish_steps(&mut self, steps: Vec<Step>, out: &mut Vec<Event>) {
+    /// Closes the reasoning, texts and tool calls still open whose owner `owned` picks (`None`:
+    /// the run's own agent), innermost first.
+    fn close_owned(&mut self, owned: impl Fn(Option<&str>) -> bool, out: &mut Vec<Event>) {
+        let Some(run) = self.run.as_mut() else { return };
+        let subagents = &self.subagents;
+        let owned = |item: &str| owned(subagents.owner_of(item));
+        let reasoning = (run.reasoning).take_if(|s| s.block.is_some() && owned(&s.id));
+        let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
+        let tools = run.open_tools.iter().filter(|c| owned(c));
+        let tools: Vec<String> = tools.cloned().collect();
+        if let Some(span) = reasoning {
+            self.emit_reasoning_end(span.id, out);
+        }
+        for m in texts {
+            self.emit_text_end(&m, out);
+        }
+        for c in tools {
+            self.end_tool(&c, out);
+        }
+    }
+
+    /// STEP_FINISHED for each open node run whose owner `owned` picks, latest first (a step
+    /// once, however many of its runs are open).
+    fn finish_steps(&mut self, owned: impl Fn(Option<&str>) -> bool, out: &mut Vec<Event>) {
+        let steps = self
+            .run_mut()
+            .steps
+            .extract_if(.., |_, (o, _)| owned(o.as_deref()));
+        let steps: Vec<Step> = steps.map(|(_, s)| s).collect();
         for (i, step) in steps.iter().enumerate().rev() {
             if !steps[..i].contains(step) {
                 self.emit_step(step.clone(), false, out);

@@ -183,27 +183,18 @@ impl Mapper {
     /// At a run's end: what is still open is closed, innermost first (and under `--text final`
     /// the answer of a finished run, whose last message list is `list`).
     fn close_open(&mut self, list: Option<&[Item]>, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|s| s.block.is_some(), out);
-        let texts: Vec<String> = self.run_mut().text_open.drain(..).collect();
-        for id in texts {
-            self.emit_text_end(&id, out);
-        }
         let msgs = self.run_mut().tool_buffer.keys();
         let msgs: Vec<String> = msgs.map(|(m, _)| m.clone()).collect();
         for m in msgs {
             self.close_message(&m, out);
         }
-        let tools = self.run_mut().open_tools.clone();
-        for id in tools {
-            self.end_tool(&id, out);
-        }
+        self.close_owned(|_| true, out);
         self.release_early_results(out);
         self.close_narration(out);
         if let Some(list) = list.filter(|_| self.opts.text == TextPolicy::Final) {
             self.final_answer(list, out);
         }
-        let steps: Vec<Step> = self.run_mut().steps.drain(..).map(|(_, s)| s).collect();
-        self.finish_steps(steps, out);
+        self.finish_steps(|_| true, out);
     }
 
     /// A finished run's outcome: success, with the calls it left without a result

@@ -122,26 +122,9 @@ impl Mapper {
         if self.subagents.open.shift_remove(&id).is_none() {
             return;
         }
-        let Some(run) = self.run.as_mut() else { return };
-        let subagents = &self.subagents;
-        let owned = |item: &str| subagents.owner_of(item) == Some(id.as_str());
-        let reasoning = (run.reasoning).take_if(|s| s.block.is_some() && owned(&s.id));
-        let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
-        let tools = run.open_tools.iter().filter(|c| owned(c));
-        let tools: Vec<String> = tools.cloned().collect();
-        let owned_step = |(owner, _): &Step| owner.as_ref() == Some(&id);
-        let steps = run.steps.extract_if(.., |_, s| owned_step(s));
-        let steps: Vec<Step> = steps.map(|(_, s)| s).collect();
-        if let Some(span) = reasoning {
-            self.emit_reasoning_end(span.id, out);
-        }
-        for m in texts {
-            self.emit_text_end(&m, out);
-        }
-        for c in tools {
-            self.end_tool(&c, out);
-        }
-        self.finish_steps(steps, out);
+        let owned = |owner: Option<&str>| owner == Some(id.as_str());
+        self.close_owned(owned, out);
+        self.finish_steps(owned, out);
         if self.subagents.scope.as_ref() == Some(&id) {
             self.subagents.scope = None;
         }

@@ -78,22 +78,18 @@ impl V3Adapter {
         }
     }
 
-    /// The run stops at these interrupts.
-    fn interrupt(&mut self, list: Vec<InterruptInfo>, out: &mut Vec<ModelEvent>) {
+    /// The run stops at the interrupts of `list`, when it holds any: whether it did.
+    fn interrupt(&mut self, list: Option<&Value>, out: &mut Vec<ModelEvent>) -> bool {
+        let Some(list) = list.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) else {
+            return false;
+        };
+        let list = interrupts_from(list);
         for i in &list {
             if !self.run.interrupts.iter().any(|x| x.id == i.id) {
                 self.run.interrupts.push(i.clone());
             }
         }
         out.push(ModelEvent::Interrupt(list));
-    }
-
-    /// The run stops at the interrupts of `list`, when it holds any: whether it did.
-    fn interrupts_listed(&mut self, list: Option<&Value>, out: &mut Vec<ModelEvent>) -> bool {
-        let Some(list) = list.filter(|l| l.as_array().is_some_and(|a| !a.is_empty())) else {
-            return false;
-        };
-        self.interrupt(interrupts_from(list), out);
         true
     }
 
@@ -208,7 +204,7 @@ impl V3Adapter {
         if let Some(list) = snap.messages() {
             self.complete_from_state(list, out);
         }
-        let listed = self.interrupts_listed(interrupts, out);
+        let listed = self.interrupt(interrupts, out);
         if super::state_events(snap, out) || listed {
             Disposition::Mapped
         } else {
@@ -291,8 +287,7 @@ impl V3Adapter {
                     .or(p.node.as_ref())
                     .and_then(Value::as_str);
                 if node == Some("__interrupt__") {
-                    let list = data.field("values").unwrap_or(data);
-                    self.interrupt(interrupts_from(list), out);
+                    self.interrupt(data.field("values").or(Some(data)), out);
                     return Disposition::Mapped;
                 }
                 Disposition::Ignored("node update (a partial state, not the state)")
@@ -302,15 +297,14 @@ impl V3Adapter {
                     Data::Tasks(t) => t.interrupts.0.as_ref(),
                     other => other.value().field("interrupts"),
                 };
-                if self.interrupts_listed(list, out) {
+                if self.interrupt(list, out) {
                     return Disposition::Mapped;
                 }
                 Disposition::Ignored("task bookkeeping (nodes map from lifecycle)")
             }
             "checkpoints" => Disposition::Ignored("checkpoint bookkeeping"),
             "input.requested" => {
-                let list = Value::Array(vec![data.value().clone()]);
-                self.interrupt(interrupts_from(&list), out);
+                self.interrupt(Some(&Value::Array(vec![data.value().clone()])), out);
                 Disposition::Mapped
             }
             m if m == "custom" || m.starts_with("custom:") => {
