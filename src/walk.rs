@@ -30,10 +30,8 @@ fn skipped_folder(name: &str) -> bool {
 /// The result of a walk: the recordings in name order, and what could not be walked.
 #[derive(Debug, Default)]
 pub struct Walk {
-    pub files: Vec<String>,
-    /// `(path, why)` of each folder that could not be read, at its place: the index into
-    /// `files` it comes before.
-    pub unreadable: Vec<(usize, String, io::Error)>,
+    /// The recordings, and `(path, why)` of each folder that could not be read, at its place.
+    pub entries: Vec<Result<String, (String, io::Error)>>,
     /// `(link, target)` of each followed link that leads back to a folder being walked.
     pub loops: Vec<(String, String)>,
 }
@@ -65,10 +63,7 @@ fn walk_dir(
     ancestors: &mut Vec<((u64, u64), PathBuf)>,
     walk: &mut Walk,
 ) {
-    let unreadable = |walk: &mut Walk, e: io::Error| {
-        let at = walk.files.len();
-        walk.unreadable.push((at, dir.display().to_string(), e));
-    };
+    let unreadable = |walk: &mut Walk, e| walk.entries.push(Err((dir.display().to_string(), e)));
     let id = match fs::metadata(dir) {
         Ok(m) => identity(&m),
         Err(e) => return unreadable(walk, e),
@@ -107,7 +102,7 @@ fn walk_dir(
                 walk_dir(&path, (follow_links, nested), ancestors, walk);
             }
         } else if meta.is_file() && !name.starts_with('.') && is_recording_name(&path) {
-            walk.files.push(path.to_string_lossy().into_owned());
+            walk.entries.push(Ok(path.to_string_lossy().into_owned()));
         }
     }
     ancestors.pop();

@@ -391,9 +391,13 @@ impl Checker {
         counts(self.ctx.tally.iter().flat_map(|t| &t.rules))
     }
 
-    /// Every finding so far, counted by file and rule.
-    pub fn tally(&self) -> &[FileTally] {
-        &self.ctx.tally
+    /// Each rule found more than `limit` times in a file: the file, the rule and how many of
+    /// its findings are past `limit` (the "… and N more" of `convert` and `timeline`).
+    pub fn over(&self, limit: u64) -> impl Iterator<Item = (&str, &RuleCount, u64)> {
+        self.ctx.tally.iter().flat_map(move |t| {
+            let over = t.rules.iter().filter(move |r| r.count > limit);
+            over.map(move |r| (&*t.file, r, r.count - limit))
+        })
     }
 
     pub fn into_report(mut self) -> FileReport {

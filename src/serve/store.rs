@@ -133,17 +133,19 @@ impl Conversation {
 }
 
 fn recording_files(dir: &Path) -> anyhow::Result<Vec<String>> {
-    let walk = crate::walk::recordings(dir, true, false);
-    if let Some((_, path, e)) = walk.unreadable.first() {
-        return Err(cannot("read", path, e));
-    }
-    if walk.files.is_empty() {
+    let walk = crate::walk::recordings(dir, true, false)
+        .entries
+        .into_iter();
+    let files: Vec<String> = walk
+        .map(|f| f.map_err(|(path, e)| cannot("read", &path, &e)))
+        .collect::<anyhow::Result<_>>()?;
+    if files.is_empty() {
         bail!(
             "{}: no *.ndjson, *.jsonl or *.sse recordings in this folder",
             dir.display()
         );
     }
-    Ok(walk.files)
+    Ok(files)
 }
 
 /// Splits an event list into runs: each RUN_STARTED opens one; events before the first

@@ -22,15 +22,14 @@ pub fn fails(c: Counts, fail_on: FailOn, max_warnings: Option<u64>) -> bool {
     by_severity || max_warnings.is_some_and(|m| c.warnings > m)
 }
 
-/// The files to check, and reports of the folders that could not be read with the index
-/// into the files they come before.
-type Inputs = (Vec<String>, Vec<(usize, FileReport)>);
+/// The files to check, and in their place the folders that could not be read (`(path, why)`).
+type Inputs = Vec<Result<String, (String, io::Error)>>;
 
 /// What is to be checked: each argument, then `--files-from`'s list, a directory walked
 /// (src/walk.rs). Folders that cannot be read become reports of their own, at their
 /// place. A usage error (a list that cannot be read, a folder or a list with no recordings)
 /// comes back as such: nothing is checked then, and stdin is never read in its stead.
-fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, Usage> {
+fn inputs(args: &CheckArgs) -> Result<Inputs, Usage> {
     let mut paths = args.input.files.clone();
     if let Some(list) = &args.files_from {
         let text = if list == "-" {
@@ -54,10 +53,10 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, Usage> {
             )));
         }
     }
-    let (mut files, mut unreadable) = (vec![], vec![]);
+    let mut files = vec![];
     for f in paths {
         if f == "-" || !Path::new(&f).is_dir() {
-            files.push(f);
+            files.push(Ok(f));
             continue;
         }
         let walk = walk::recordings(Path::new(&f), args.follow_links, true);
@@ -68,20 +67,16 @@ fn inputs(args: &CheckArgs, config: &Config) -> Result<Inputs, Usage> {
                 printable(target)
             );
         }
-        if walk.files.is_empty() && walk.unreadable.is_empty() {
+        if walk.entries.is_empty() {
             return Err(Usage(format!(
                 "check: no recordings found in {} (looked for {})",
                 printable(&f),
                 walk::RECORDING_PATTERNS
             )));
         }
-        for (at, path, e) in walk.unreadable {
-            let report = FileReport::unreadable(&path, &os_text(&e), config);
-            unreadable.push((files.len() + at, report));
-        }
-        files.extend(walk.files);
+        files.extend(walk.entries);
     }
-    Ok((files, unreadable))
+    Ok(files)
 }
 
 /// Checks one file; one that cannot be read is a report with one AGX504 finding.
@@ -111,7 +106,7 @@ fn check_one(
 
 /// Checks files on up to `jobs` threads; reports come back in input order.
 fn check_files(
-    files: &[String],
+    files: &Inputs,
     label: &str,
     jobs: usize,
     opts: &aguify::pipeline::Options,
@@ -121,7 +116,7 @@ fn check_files(
     use std::sync::OnceLock;
     // stdin cannot be shared between threads; `--strict` stops at the first file with a bad
     // line, so its files are checked one after another.
-    let one_by_one = opts.strict || files.iter().any(|f| f == "-");
+    let one_by_one = opts.strict || files.iter().any(|f| f.as_ref().is_ok_and(|f| f == "-"));
     let jobs = if one_by_one { 1 } else { jobs }.clamp(1, files.len().max(1));
     // Files in parallel share the cores with the parse threads of each file.
     let opts = &aguify::pipeline::Options {
@@ -134,10 +129,13 @@ fn check_files(
         for _ in 0..jobs {
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Relaxed);
-                let Some(f) = files.get(i).filter(|_| !stopped.load(Relaxed)) else {
-                    break;
+                let Some(f) = files.get(i) else { break };
+                // A folder that could not be read is a report with one AGX504 finding.
+                let r = match f {
+                    Err((path, e)) => FileReport::unreadable(path, &os_text(e), config),
+                    _ if stopped.load(Relaxed) => continue,
+                    Ok(f) => check_one(f, label, opts, config),
                 };
-                let r = check_one(f, label, opts, config);
                 stopped.fetch_or(r.stopped.is_some(), Relaxed);
                 let _ = done[i].set(r);
             });
@@ -201,18 +199,14 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
         n => n.max(check::KEEP_PER_RULE),
     };
     let config = options::check_config(&args.rules, &args.map.policy, keep);
-    let (mut files, unreadable) = inputs(&args, &config)?;
-    if files.is_empty() && unreadable.is_empty() {
-        files.push("-".to_string());
+    let mut files = inputs(&args)?;
+    if files.is_empty() {
+        files.push(Ok("-".to_string()));
     }
     let label = args.stdin.stdin_filename.as_deref().unwrap_or("-");
     let jobs = args.jobs.unwrap_or_else(options::cores);
-    let mut reports = check_files(&files, label, jobs, &opts, &config);
-    for (at, r) in unreadable.into_iter().rev() {
-        reports.insert(at.min(reports.len()), r);
-    }
     let report = Report {
-        files: reports,
+        files: check_files(&files, label, jobs, &opts, &config),
         max_per_rule: args.rules.max_per_rule,
         max_warnings: args.max_warnings,
         verbose: args.verbose,

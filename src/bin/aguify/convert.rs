@@ -179,12 +179,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     obs.report_new();
     let limit = args.rules.max_per_rule as u64;
     if !args.quiet && limit > 0 {
-        for t in obs.checker.tally() {
-            if obs.known.state(&t.file) == Some(false) {
-                continue;
-            }
-            for r in t.rules.iter().filter(|r| r.count > limit) {
-                let line = more_line(r.count - limit, r.rule, &printable(&t.file));
+        for (file, r, n) in obs.checker.over(limit) {
+            if obs.known.state(file) != Some(false) {
+                let line = more_line(n, r.rule, &printable(file));
                 let _ = writeln!(obs.diag, "aguify: {line}");
             }
         }

@@ -73,19 +73,14 @@ impl<W: Write> Printer<W> {
         let at = self.builder.last_origin();
         let Some(c) = self.checker.take() else { return };
         let last = self.builder.events_seen().saturating_sub(1);
-        let mut more = vec![];
-        for t in c.tally() {
-            for r in t.rules.iter().filter(|r| r.count > SHOW_PER_RULE) {
-                more.push(InlineNote {
-                    event_index: last,
-                    origin: at.clone(),
-                    rule: r.rule.to_string(),
-                    severity: r.severity,
-                    message: more_line(r.count - SHOW_PER_RULE, r.rule, &t.file),
-                });
-            }
-        }
-        self.builder.attach(more);
+        let more = c.over(SHOW_PER_RULE).map(|(file, r, n)| InlineNote {
+            event_index: last,
+            origin: at.clone(),
+            rule: r.rule.to_string(),
+            severity: r.severity,
+            message: more_line(n, r.rule, file),
+        });
+        self.builder.attach(more.collect());
     }
 
     fn drain(&mut self) -> io::Result<()> {
