@@ -253,7 +253,7 @@ pub struct Checker {
     expanded: Vec<verifier::Expanded>,
     finished: bool,
     /// Whether a record of a known form was read, and what to say when none is.
-    read: crate::known::File,
+    read: crate::pipeline::Seen,
     /// A line was unreadable before any record was read: if none ever is, the client (which
     /// reads the file as AG-UI) fails on that line.
     unreadable: bool,
@@ -407,7 +407,7 @@ impl Checker {
         if !read {
             // Nothing of a known form: one finding about the file says so, instead of one
             // per line.
-            let why = self.read.why(&file);
+            let why = crate::known::why(&self.read, &file);
             (self.ctx.out, self.ctx.tally, self.ctx.line) = (vec![], vec![], 0);
             self.ctx.report("AGX505", vec![], why);
         }
@@ -461,7 +461,7 @@ impl Observer for Checker {
             Disposition::Bad(b) => (true, b.reason == Reason::DuplicateV3Event),
             _ => (false, false),
         };
-        self.read.read |= crate::known::is_known(rec, disposition);
+        self.read.read |= crate::pipeline::is_known(rec, disposition);
         if bad
             && matches!(self.family, None | Some(Family::Agui))
             && transport::unknown_agui_type(rec.value())
@@ -557,7 +557,7 @@ fn check_input(
     let mut checker = Checker::new(input.name.clone(), config.clone());
     match pipeline::run(vec![input], opts, &mut checker) {
         Ok(_) => {}
-        Err(crate::Error::Strict(at)) => {
+        Err(crate::Error::Strict(at, _)) => {
             // The bad line is reported; what would only follow from the stop is not.
             checker.flush_bad();
             checker.finished = true;

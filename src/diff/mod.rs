@@ -17,7 +17,6 @@ use std::sync::Arc;
 use crate::agui::Event;
 use crate::error::Error;
 use crate::input::Origin;
-use crate::known::{Known, Watch};
 use crate::pipeline::{self, Input, Observer};
 
 pub use crate::leaf::{self, Item, Run};
@@ -95,16 +94,14 @@ pub fn read_side(
         out,
         bad: Vec::new(),
     };
-    let mut watch = Watch(Known::new(inputs.iter().map(|i| &i.name)), &mut reader);
-    let result = pipeline::run(inputs, opts, &mut watch);
-    if let Err(Error::Strict(_)) = &result {
+    let result = pipeline::run(inputs, opts, &mut reader);
+    if let Err(Error::Strict(..)) = &result {
         // `--strict` stops at a bad line: it is told before the stop.
-        watch.1.flush_bad().map_err(Error::Output)?;
+        reader.flush_bad().map_err(Error::Output)?;
     }
-    result?;
     // A file of which nothing is of a known form (empty, binary, a CSV, the wrong `--from`)
     // is no conversation: an empty golden or "equal: 0 runs" would be a lie.
-    if let Some((file, why)) = watch.0.unread_files().next() {
+    if let Some((file, why)) = crate::known::unread_files(&result?).next() {
         return Err(invalid(file, why));
     }
     // The input ended: the lines still held, then the open run, if any.

@@ -162,9 +162,12 @@ impl ToolResult {
     /// the log streams no `tools` event for it).
     pub(crate) fn of_item(m: crate::agui::Item, tool_call_id: String) -> ToolResult {
         ToolResult {
-            content: m
-                .content
-                .map_or(Value::Null, crate::agui::ToolContent::into_value),
+            // The content as JSON: a string or the parts (moved, not copied).
+            content: match m.content {
+                Some(crate::agui::ToolContent::Text(s)) => Value::String(s),
+                Some(crate::agui::ToolContent::Parts(parts)) => Value::Array(parts),
+                None => Value::Null,
+            },
             message_id: Some(m.id),
             error: m.error.is_some(),
             tool_call_id,

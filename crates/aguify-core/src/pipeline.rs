@@ -7,9 +7,11 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::adapter::{Disposition, Family, Router};
+use indexmap::IndexMap;
+
+use crate::adapter::{classify, Disposition, Family, Router};
 use crate::agui::Event;
-use crate::error::{BadLine, Error};
+use crate::error::{BadLine, Error, Reason};
 use crate::input::{
     line_hash, Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES,
 };
@@ -143,6 +145,8 @@ pub struct Stats {
     pub warnings: u64,
     /// AG-UI events written.
     pub events: u64,
+    /// What each input held, by name in input order.
+    pub files: IndexMap<Arc<str>, Seen>,
 }
 
 impl Stats {
@@ -152,10 +156,53 @@ impl Stats {
     }
 }
 
+/// Whether an input held anything aguify reads (a file of which no record is of a known form
+/// is a CSV, a binary file, an empty file, a JSON array, the wrong `--from`: `aguify` names it
+/// with why).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Seen {
+    /// A record of a known form was read.
+    pub read: bool,
+    /// A bad line was a JSON array (for the `jq` hint).
+    pub array: bool,
+    /// The first record of another form than `--from` asks for: `(forced, found)`.
+    pub wrong_form: Option<(Family, Family)>,
+}
+
+/// Whether a record read with `disposition` is of a known form: a record an adapter mapped is,
+/// whatever its kind (a platform `messages` frame of `[chunk, metadata]` has no family of its
+/// own).
+pub fn is_known(rec: &Record, disposition: &Disposition) -> bool {
+    match disposition {
+        Disposition::Mapped => true,
+        Disposition::Ignored(_) => classify(rec).family().is_some(),
+        Disposition::Bad(_) => false,
+    }
+}
+
+impl Seen {
+    /// A bad line of this file: the JSON array hint, the first record of another form.
+    pub fn bad_line(&mut self, bad: &BadLine) {
+        self.array |= bad.reason == Reason::Array;
+        if let (None, Reason::NotTheForcedForm { forced, found }) = (self.wrong_form, bad.reason) {
+            self.wrong_form = Some((forced, found));
+        }
+    }
+
+    /// What another reading of the same file held, added (a file read twice).
+    pub fn merge(&mut self, other: &Seen) {
+        self.read |= other.read;
+        self.array |= other.array;
+        self.wrong_form = self.wrong_form.or(other.wrong_form);
+    }
+}
+
 /// Receives what the pipeline produces. Only `event` is required.
 pub trait Observer {
     /// An input record and what became of it.
     fn record(&mut self, _rec: &Record, _disposition: &Disposition) {}
+    /// The first record of a known form in `file` (before [`Observer::record`] is told of it).
+    fn file_read(&mut self, _file: &str) {}
     /// A line (or SSE frame) that could not be read as a record, or a record that could not
     /// be converted: why, by type and in words.
     fn bad_line(&mut self, _origin: &Origin, _bad: &BadLine) {}
@@ -214,6 +261,7 @@ pub(crate) struct FileRead<R: BufRead> {
     router: Router,
     /// A timestamp a client cannot hold was reported for this file (once per file).
     bad_timestamp_told: bool,
+    seen: Seen,
 }
 
 impl<R: BufRead> FileRead<R> {
@@ -224,6 +272,7 @@ impl<R: BufRead> FileRead<R> {
             rereadable,
             router: Router::new(opts.from),
             bad_timestamp_told: false,
+            seen: Seen::default(),
         }
     }
 }
@@ -311,6 +360,7 @@ impl Conversion {
             Disposition::Ignored(why) => *stats.ignored.entry(why).or_default() += lines,
             Disposition::Bad(bad) => {
                 stats.bad += lines;
+                file.seen.bad_line(bad);
                 obs.bad_line(&origin, bad);
             }
         }
@@ -328,10 +378,14 @@ impl Conversion {
                 }
                 None
             });
+            if !file.seen.read && is_known(rec, &disposition) {
+                file.seen.read = true;
+                obs.file_read(&origin.file);
+            }
             obs.record(rec, &disposition);
         }
-        if self.strict && bad {
-            return Err(Error::Strict(origin.to_string()));
+        if let (true, Disposition::Bad(bad)) = (self.strict, &disposition) {
+            return Err(Error::Strict(origin.to_string(), bad.message.clone()));
         }
         let Some(rec) = rec else { return Ok(()) };
         self.mapper.timestamp = timestamp;
@@ -355,6 +409,8 @@ impl Conversion {
         self.model.clear();
         file.router.finish(&mut self.model);
         let name = &file.framer.file;
+        let seen = self.stats.files.entry(name.clone()).or_default();
+        seen.merge(&file.seen);
         let line = (self.last_at.as_ref()).filter(|o| o.file == *name);
         self.emit(&Origin::at(name, line.map_or(0, |o| o.line)), obs)?;
         obs.end_of_file(name).map_err(Error::Output)

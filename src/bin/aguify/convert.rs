@@ -1,5 +1,6 @@
 //! `aguify convert`: LangGraph logs → AG-UI events on stdout.
 
+use std::collections::HashSet;
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
@@ -26,8 +27,8 @@ struct ConvertObserver {
     color: bool,
     /// `--quiet`: findings are counted, not printed.
     quiet: bool,
-    /// Which inputs held a record of a known form.
-    known: aguify::known::Known,
+    /// The inputs of which no record of a known form was read yet.
+    unread: HashSet<Arc<str>>,
     /// Findings about a file of which nothing was read yet: printed once it turns out to be a
     /// recording, dropped when it does not (one message then says so).
     held: Vec<(Arc<str>, String)>,
@@ -52,20 +53,18 @@ impl ConvertObserver {
 
     fn print_new(&mut self) {
         let (color, quiet) = (self.color, self.quiet);
-        let (diag, known, held) = (&mut self.diag, &self.known, &mut self.held);
+        let (diag, unread, held) = (&mut self.diag, &self.unread, &mut self.held);
         let last_told = &mut self.last_told;
         self.checker.stream_new(|f| {
             if quiet {
                 return;
             }
             let line = format!("aguify: {}", finding_text(f, color, true));
-            match known.state(&f.file) {
-                Some(true) | None => {
-                    *last_told = Some(format!("{}:{}", f.file, f.line));
-                    let _ = writeln!(diag, "{line}");
-                }
-                Some(false) if held.len() < HELD_MAX => held.push((f.file.clone(), line)),
-                Some(false) => {}
+            if !unread.contains(&f.file) {
+                *last_told = Some(format!("{}:{}", f.file, f.line));
+                let _ = writeln!(diag, "{line}");
+            } else if held.len() < HELD_MAX {
+                held.push((f.file.clone(), line));
             }
         });
     }
@@ -83,25 +82,21 @@ impl ConvertObserver {
 const HELD_MAX: usize = 1000;
 
 impl Observer for ConvertObserver {
-    fn record(&mut self, rec: &Record, disposition: &Disposition) {
-        // Once a file is known to be a recording, nothing more is learnt from its records.
-        let file = &rec.origin.file;
-        if self.known.state(file) != Some(true) {
-            self.known.record(rec, disposition);
-            if self.known.state(file) == Some(true) {
-                // A recording after all: what was held back about it is told now.
-                for (_, line) in self.held.iter().filter(|(f, _)| f == file) {
-                    let _ = writeln!(self.diag, "{line}");
-                }
-                self.held.retain(|(f, _)| f != file);
-            }
+    fn file_read(&mut self, file: &str) {
+        // A recording after all: what was held back about it is told now.
+        self.unread.remove(file);
+        for (_, line) in self.held.iter().filter(|(f, _)| **f == *file) {
+            let _ = writeln!(self.diag, "{line}");
         }
+        self.held.retain(|(f, _)| **f != *file);
+    }
+
+    fn record(&mut self, rec: &Record, disposition: &Disposition) {
         self.checker.record(rec, disposition);
         self.report_new();
     }
 
     fn bad_line(&mut self, origin: &Origin, message: &aguify::error::BadLine) {
-        self.known.bad_line(origin, message);
         // The checker reports a bad line (AGX608/609, naming file:line and what was expected);
         // printing it here too would say everything twice.
         self.checker.bad_line(origin, message);
@@ -158,7 +153,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
         sink: FrameSink::new(args.to, lock),
         pacer: args.pace.then(|| Pacer::new(args.pacing)),
         checker: Checker::new(Arc::from(name.as_str()), config),
-        known: aguify::known::Known::new(&names),
+        unread: names.iter().cloned().collect(),
         held: vec![],
         color: crate::terminal::use_color(args.color, io::stderr().is_terminal()),
         quiet: args.quiet,
@@ -168,9 +163,9 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     let stats = pipeline::run(inputs, &opts, &mut obs);
     // What was found before an error is told before it; `--strict`'s bad line too.
     let _ = obs.diag.flush();
-    if let Err(aguify::Error::Strict(at)) = &stats {
+    if let Err(aguify::Error::Strict(at, _)) = &stats {
         if obs.last_told.as_ref() != Some(at) {
-            crate::known::tell_last_bad(&obs.known);
+            crate::known::tell_last_bad(&stats);
         }
     }
     let stats = stats?;
@@ -180,7 +175,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     let limit = args.rules.max_per_rule as u64;
     if !args.quiet && limit > 0 {
         for (file, r, n) in obs.checker.over(limit) {
-            if obs.known.state(file) != Some(false) {
+            if !obs.unread.contains(file) {
                 let line = more_line(n, r.rule, &printable(file));
                 let _ = writeln!(obs.diag, "aguify: {line}");
             }
@@ -193,11 +188,11 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     }
     // Quiet on success (like ripgrep): the summary only follows findings; a file of which
     // nothing was read gets its one message instead.
-    let unread = obs.known.unread();
+    let unread = obs.unread.len();
     if counts.errors + counts.warnings > 0 && !args.quiet && unread < names.len() {
         eprintln!("aguify: {}", summary_line(counts, names.len()));
     }
-    if crate::known::report(&obs.known) {
+    if crate::known::report(&stats) {
         return Ok(2);
     }
     Ok(crate::check::fails(counts, args.fail_on, None).into())

@@ -14,7 +14,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<i32> {
     let stdin_name = args.stdin.stdin_filename.as_deref();
     let inputs = terminal::open_inputs(&args.input.files, stdin_name, true, None)?;
     let mut explainer = Explainer::new(args.last);
-    if !known::run_watched(inputs, &opts, &mut explainer)? {
+    if !known::run(inputs, &opts, &mut explainer)? {
         return Ok(2);
     }
     let (report, _) = explainer.finish();

@@ -2,38 +2,35 @@
 //! (a CSV, a binary file, an empty file, a JSON array, the wrong `--from`) is told once, and
 //! the command exits 2.
 
-use aguify::known::{Known, Watch};
-use aguify::pipeline::Observer;
+use aguify::pipeline::{Input, Observer, Options, Stats};
 use aguify::text::printable;
 
 /// `--strict` stopped: the bad line it stopped at, on stderr (before the stop itself).
-pub fn tell_last_bad(known: &Known) {
-    if let Some((at, why)) = &known.last_bad {
+pub fn tell_last_bad<T>(result: &Result<T, aguify::Error>) {
+    if let Err(aguify::Error::Strict(at, why)) = result {
         eprintln!("aguify: {}: {}", printable(at), printable(why));
     }
 }
 
 /// Tells (on stderr) each file of which nothing was read; whether there was one.
-pub fn report(known: &Known) -> bool {
-    for (name, why) in known.unread_files() {
+pub fn report(stats: &Stats) -> bool {
+    let mut any = false;
+    for (name, why) in aguify::known::unread_files(stats) {
         eprintln!("aguify: {}: {}", printable(name), printable(&why));
+        any = true;
     }
-    known.unread() > 0
+    any
 }
 
-/// Runs the pipeline into `inner` while keeping [`Known`]: under `--strict`, the bad line it
-/// stopped at is told first; `Ok(false)` when an input held nothing of a known form (told on
-/// stderr: the command exits 2).
-pub fn run_watched<O: Observer>(
-    inputs: Vec<aguify::pipeline::Input>,
-    opts: &aguify::pipeline::Options,
-    inner: &mut O,
+/// Runs the pipeline into `obs`: under `--strict`, the bad line it stopped at is told first;
+/// `Ok(false)` when an input held nothing of a known form (told on stderr: the command exits
+/// 2).
+pub fn run(
+    inputs: Vec<Input>,
+    opts: &Options,
+    obs: &mut dyn Observer,
 ) -> Result<bool, aguify::Error> {
-    let mut watch = Watch(Known::new(inputs.iter().map(|i| &i.name)), inner);
-    let result = aguify::pipeline::run(inputs, opts, &mut watch);
-    if let Err(aguify::Error::Strict(_)) = &result {
-        tell_last_bad(&watch.0);
-    }
-    result?;
-    Ok(!report(&watch.0))
+    let result = aguify::pipeline::run(inputs, opts, obs);
+    tell_last_bad(&result);
+    Ok(!report(&result?))
 }

@@ -22,7 +22,7 @@ pub fn run(args: ReportArgs) -> anyhow::Result<i32> {
     let names = options::or_stdin(&args.input.files);
     let mut builder = ReportBuilder::new(names, !args.no_check, LIMITS);
     // A file of which nothing is of a known form: no page of nothing.
-    if !known::run_watched(inputs, &opts, &mut builder)? {
+    if !known::run(inputs, &opts, &mut builder)? {
         return Ok(2);
     }
     let mut page = builder.finish();

@@ -9,7 +9,6 @@ use aguify::agui::Event;
 use aguify::check::{self, report::more_line, Checker, Finding};
 use aguify::explain::V3View;
 use aguify::input::{Origin, Record};
-use aguify::known::{Known, Watch};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
@@ -185,17 +184,19 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             Checker::new(names.first().cloned().unwrap_or(Arc::from("-")), config)
         }),
     };
-    // Which inputs held a record of a known form; the last bad line (for `--strict`).
-    let mut watch = Watch(Known::new(&names), &mut printer);
+    // What each input held, over every reading of it.
+    let mut read = pipeline::Stats::default();
     loop {
-        let result = pipeline::run(inputs, &opts, &mut watch);
-        if let Err(aguify::Error::Strict(_)) = &result {
+        let result = pipeline::run(inputs, &opts, &mut printer);
+        if let Err(aguify::Error::Strict(..)) = &result {
             // The bad line it stopped at is told, then the stop.
-            let _ = watch.1.drain();
-            let _ = watch.1.out.flush();
-            crate::known::tell_last_bad(&watch.0);
+            let _ = printer.drain();
+            let _ = printer.out.flush();
+            crate::known::tell_last_bad(&result);
         }
-        result?;
+        for (name, seen) in result?.files {
+            read.files.entry(name).or_default().merge(&seen);
+        }
         // A followed file replaced, truncated or rewritten: read again as a new file (its
         // lines from 1, its runs its own), with the files after it.
         let again = restart.lock().ok().and_then(|mut r| r.take());
@@ -208,10 +209,9 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
             .unwrap_or(0);
         inputs = terminal::open_inputs(&args.input.files[at..], None, false, following)?;
     }
-    let known = watch.0;
     printer.finish_checker();
     printer.builder.finish();
     printer.drain()?;
     printer.out.flush()?;
-    Ok(if crate::known::report(&known) { 2 } else { 0 })
+    Ok(if crate::known::report(&read) { 2 } else { 0 })
 }

@@ -407,14 +407,6 @@ pub enum ToolContent {
 }
 
 impl ToolContent {
-    /// The content as JSON: a string or the parts.
-    pub fn into_value(self) -> Value {
-        match self {
-            ToolContent::Text(s) => Value::String(s),
-            ToolContent::Parts(parts) => Value::Array(parts),
-        }
-    }
-
     /// The text, when the content is one.
     pub fn text(&self) -> Option<&str> {
         match self {
