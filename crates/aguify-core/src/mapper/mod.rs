@@ -157,9 +157,12 @@ pub const PENDING_IDS_LISTED: usize = 1000;
 
 #[derive(Default)]
 struct Run {
-    /// Open node runs by key, in start order, each with its step: a step is open while one
-    /// of its node runs is.
-    steps: IndexMap<String, Step, FastIds>,
+    /// Open steps in the order they opened, each with how many of its node runs are open (a
+    /// step is open while one is). Counted, not found by a scan of the open runs: a fan-out of
+    /// N parallel runs of one node would cost N² (scripts/bench_fanout.sh).
+    steps: IndexMap<Step, usize, FastIds>,
+    /// Open node runs by key: their step.
+    step_keys: HashMap<String, Step, FastIds>,
     /// Text messages with START sent and no END yet.
     text_open: IndexSet<String, FastIds>,
     /// The reasoning span open: one at a time, as a client shows one reasoning message at a
@@ -431,21 +434,27 @@ impl Mapper {
     /// A node starts: STEP_STARTED for its name's first open run, in its owner's scope.
     fn step_start(&mut self, name: String, key: String, out: &mut Vec<Event>) {
         let step = (self.subagents.scope.clone(), name);
-        let steps = &mut self.run_mut().steps;
-        let first = !steps.values().any(|s| *s == step);
-        steps.insert(key, step.clone());
-        if first {
+        let run = self.run_mut();
+        run.step_keys.insert(key, step.clone());
+        let n = run.steps.entry(step.clone()).or_insert(0);
+        *n += 1;
+        if *n == 1 {
             self.emit_step(step, true, out);
         }
     }
 
     /// A node ends: STEP_FINISHED when no other run of its name is open.
     fn step_end(&mut self, key: &str, out: &mut Vec<Event>) {
-        let steps = &mut self.run_mut().steps;
-        let Some(step) = steps.shift_remove(key) else {
+        let run = self.run_mut();
+        let Some(step) = run.step_keys.remove(key) else {
             return;
         };
-        if !steps.values().any(|s| *s == step) {
+        let Some(n) = run.steps.get_mut(&step) else {
+            return;
+        };
+        *n -= 1;
+        if *n == 0 {
+            run.steps.shift_remove(&step);
             self.emit_step(step, false, out);
         }
     }
@@ -471,18 +480,15 @@ impl Mapper {
         }
     }
 
-    /// STEP_FINISHED for each open node run whose owner `owned` picks, latest first (a step
+    /// STEP_FINISHED for each open step whose owner `owned` picks, latest first (a step
     /// once, however many of its runs are open).
     fn finish_steps(&mut self, owned: impl Fn(Option<&str>) -> bool, out: &mut Vec<Event>) {
-        let steps = self
-            .run_mut()
-            .steps
-            .extract_if(.., |_, (o, _)| owned(o.as_deref()));
-        let steps: Vec<Step> = steps.map(|(_, s)| s).collect();
-        for (i, step) in steps.iter().enumerate().rev() {
-            if !steps[..i].contains(step) {
-                self.emit_step(step.clone(), false, out);
-            }
+        let run = self.run_mut();
+        run.step_keys.retain(|_, (o, _)| !owned(o.as_deref()));
+        let steps = run.steps.extract_if(.., |(o, _), _| owned(o.as_deref()));
+        let steps: Vec<Step> = steps.map(|(s, _)| s).collect();
+        for step in steps.into_iter().rev() {
+            self.emit_step(step, false, out);
         }
     }
 
