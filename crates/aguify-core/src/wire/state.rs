@@ -188,7 +188,12 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
             continue;
         }
         let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
-        let before = (before.iter()).map(|m| (m.fields().unwrap_or_default(), m.paired.as_deref()));
+        // Only AI and tool messages take part: no other message is parsed (a long human
+        // message is walked past by its head).
+        let before = (before.iter()).map(|m| match m.kind() {
+            Some("ai" | "tool") => (m.fields().unwrap_or_default(), m.paired.as_deref()),
+            _ => Default::default(),
+        });
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
     }
 }
