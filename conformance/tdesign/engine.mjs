@@ -138,8 +138,10 @@ export async function conversation(ChatEngine, { respond, onRequest, onComplete,
       for (let i = 0; i < 2000 && pendingBody === null; i++) await settle();
       if (pendingBody === null) throw new Error("TDesign made no request");
       await withTimeout(pendingBody, 20_000, "TDesign did not read the response to its end");
-      // The reader sees the end one read later; let the engine finish its bookkeeping.
+      // The reader sees the end one read later; let the engine finish its bookkeeping: a few
+      // ticks, then (on a loaded machine) until the answer leaves pending/streaming, at most ~2 s.
       for (let i = 0; i < 4; i++) await settle();
+      for (let i = 0; i < 400 && ["pending", "streaming"].includes(engine.messages.at(-1)?.status); i++) await settle();
     } catch (e) {
       problems.push(`exception: ${e?.stack ?? e}`);
     } finally {
