@@ -88,10 +88,10 @@ fn check_one(
 ) -> FileReport {
     let result = if f == "-" {
         let mut b = vec![];
-        match io::stdin().read_to_end(&mut b) {
-            Ok(_) => check::check_bytes(label, b, opts, config),
-            Err(e) => Err(aguify::Error::input(label)(e)),
-        }
+        let read = io::stdin()
+            .read_to_end(&mut b)
+            .map_err(aguify::Error::input(label));
+        read.and_then(|_| check::check_bytes(label, b, opts, config))
     } else {
         check::check_path(f, opts, config)
     };
