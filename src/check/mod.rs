@@ -84,38 +84,28 @@ pub struct RuleCount {
     pub count: u64,
 }
 
-/// The findings of one file, counted by rule (in rule order).
-#[derive(Debug, Clone, Default)]
-pub struct FileTally {
-    pub file: Arc<str>,
-    pub rules: Vec<RuleCount>,
-}
+/// Findings counted by rule (in rule order).
+type Tally = std::collections::BTreeMap<&'static str, RuleCount>;
 
-impl FileTally {
-    /// Counts `n` more findings of `rule`; returns its count so far.
-    fn add(&mut self, rule: &'static str, severity: Severity, n: u64) -> u64 {
-        let i = self.rules.binary_search_by(|r| r.rule.cmp(rule));
-        let i = i.unwrap_or_else(|i| {
-            let count = RuleCount {
-                rule,
-                severity,
-                count: 0,
-            };
-            self.rules.insert(i, count);
-            i
-        });
-        self.rules[i].count += n;
-        self.rules[i].count
-    }
+/// Counts `n` more findings of `rule` in `tally`; returns its count so far.
+fn add(tally: &mut Tally, rule: &'static str, severity: Severity, n: u64) -> u64 {
+    let count = 0;
+    let r = tally.entry(rule).or_insert(RuleCount {
+        rule,
+        severity,
+        count,
+    });
+    r.count += n;
+    r.count
 }
 
 /// Rule counts of several files (or streams) summed per rule, in rule order.
 fn merged<'a>(counts: impl IntoIterator<Item = &'a RuleCount>) -> Vec<RuleCount> {
-    let mut all = FileTally::default();
+    let mut all = Tally::new();
     for r in counts {
-        all.add(r.rule, r.severity, r.count);
+        add(&mut all, r.rule, r.severity, r.count);
     }
-    all.rules
+    all.into_values().collect()
 }
 
 /// The errors and warnings among rule counts.
@@ -156,7 +146,7 @@ pub struct Ctx {
     /// Findings of rules the official client enforces (counted before `--allow`).
     pub official: u64,
     /// Every finding reported, by file and rule (those not kept in `out` too).
-    pub tally: Vec<FileTally>,
+    pub tally: Vec<(Arc<str>, Tally)>,
 }
 
 impl Ctx {
@@ -178,13 +168,12 @@ impl Ctx {
             return;
         };
         // Counted by file and rule; kept within `keep_per_rule`.
-        let at = self.tally.iter().rposition(|t| t.file == self.file);
+        let at = self.tally.iter().rposition(|t| t.0 == self.file);
         let at = at.unwrap_or_else(|| {
-            let (file, rules) = (self.file.clone(), vec![]);
-            self.tally.push(FileTally { file, rules });
+            self.tally.push((self.file.clone(), Tally::new()));
             self.tally.len() - 1
         });
-        let n = self.tally[at].add(r.id, severity, 1);
+        let n = add(&mut self.tally[at].1, r.id, severity, 1);
         let keep = self.config.keep_per_rule as u64;
         if keep > 0 && n > keep {
             return;
@@ -388,15 +377,15 @@ impl Checker {
 
     /// The counts of every finding so far (kept or not, drained or not).
     pub fn streamed_counts(&self) -> report::Counts {
-        counts(self.ctx.tally.iter().flat_map(|t| &t.rules))
+        counts(self.ctx.tally.iter().flat_map(|t| t.1.values()))
     }
 
     /// Each rule found more than `limit` times in a file: the file, the rule and how many of
     /// its findings are past `limit` (the "… and N more" of `convert` and `timeline`).
     pub fn over(&self, limit: u64) -> impl Iterator<Item = (&str, &RuleCount, u64)> {
-        self.ctx.tally.iter().flat_map(move |t| {
-            let over = t.rules.iter().filter(move |r| r.count > limit);
-            over.map(move |r| (&*t.file, r, r.count - limit))
+        self.ctx.tally.iter().flat_map(move |(file, t)| {
+            let over = t.values().filter(move |r| r.count > limit);
+            over.map(move |r| (&**file, r, r.count - limit))
         })
     }
 
@@ -419,7 +408,7 @@ impl Checker {
             events: self.events,
             findings,
             // Several files converted together: one count per rule.
-            rule_counts: merged(self.ctx.tally.iter().flat_map(|t| &t.rules)),
+            rule_counts: merged(self.ctx.tally.iter().flat_map(|t| t.1.values())),
             // With nothing read, JSON shows no verdict (`null`), and a bad line fails the
             // client. A file read is what `convert` writes from it: the verdict is the official
             // rules' (a bad line of a log that is not AG-UI never reaches the client).
@@ -534,16 +523,10 @@ pub fn check_bytes(
 }
 
 /// Whether the first non-blank line of `head` (its first 64 KiB) is SSE framing.
-/// Only that line is decoded (as `str::lines` ends it), not the whole head.
 fn starts_as_sse(head: &[u8]) -> bool {
-    let head = &head[..head.len().min(64 * 1024)];
-    head.split_inclusive(|&b| b == b'\n')
-        .map(|l| match l.strip_suffix(b"\n") {
-            Some(l) => String::from_utf8_lossy(l.strip_suffix(b"\r").unwrap_or(l)),
-            None => String::from_utf8_lossy(l),
-        })
-        .find(|l| !l.trim().is_empty())
-        .is_some_and(|l| crate::input::detect_framing(&l) == Framing::Sse)
+    let head = String::from_utf8_lossy(&head[..head.len().min(64 * 1024)]);
+    let first = head.lines().find(|l| !l.trim().is_empty());
+    first.is_some_and(|l| crate::input::detect_framing(l) == Framing::Sse)
 }
 
 /// Runs `input` through a checker, then adds the `transport` findings of an AG-UI capture;

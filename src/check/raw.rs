@@ -21,15 +21,6 @@ pub struct Raw {
     tools: BTreeMap<String, String>,
 }
 
-/// The key of a content block: its `index`, `0` when it has none.
-fn block_key(v: Option<&Value>) -> String {
-    match v {
-        Some(Value::String(s)) => s.clone(),
-        Some(other) => other.to_string(),
-        None => "0".to_string(),
-    }
-}
-
 impl Raw {
     pub fn record(&mut self, rec: &Record, ctx: &mut Ctx) {
         let Some(ev) = rec.v3.as_deref() else {
@@ -119,7 +110,8 @@ impl Raw {
             "content-block-start" | "content-block-delta" | "content-block-finish" => {
                 let start = event == "content-block-start";
                 self.saw_block_start |= start;
-                let index = block_key(index);
+                // Keyed as the v3 adapter keys it.
+                let index = index.map_or_else(|| "0".into(), crate::adapter::content::block_key);
                 match self.messages.get_mut(ns) {
                     Some((_, blocks)) if start => {
                         blocks.insert(index);

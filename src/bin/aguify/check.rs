@@ -88,10 +88,10 @@ fn check_one(
 ) -> FileReport {
     let result = if f == "-" {
         let mut b = vec![];
-        match io::stdin().read_to_end(&mut b) {
-            Ok(_) => check::check_bytes(label, b, opts, config),
-            Err(e) => Err(aguify::Error::input(label)(e)),
-        }
+        let read = io::stdin()
+            .read_to_end(&mut b)
+            .map_err(aguify::Error::input(label));
+        read.and_then(|_| check::check_bytes(label, b, opts, config))
     } else {
         check::check_path(f, opts, config)
     };
@@ -144,26 +144,18 @@ fn check_files(
     done.into_iter().filter_map(OnceLock::into_inner).collect()
 }
 
-/// In a GitHub Actions job, links of the markdown summary point at the checked-out commit:
-/// `$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/`.
-fn github_blob_base() -> Option<String> {
-    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    Some(format!(
-        "{}/{}/blob/{}/",
-        var("GITHUB_SERVER_URL")?.trim_end_matches('/'),
-        var("GITHUB_REPOSITORY")?,
-        var("GITHUB_SHA")?
-    ))
-}
-
 /// A finding's link in the markdown summary. In a GitHub Actions job (a job summary's page
 /// is not in the repository, so a relative link leads nowhere) the file's path in the
-/// repository, from `$GITHUB_WORKSPACE`, after the commit's blob URL; a file outside the
-/// workspace gets no link. Elsewhere the path as given, relative.
+/// repository, from `$GITHUB_WORKSPACE`, after the checked-out commit's blob URL
+/// (`$GITHUB_SERVER_URL/$GITHUB_REPOSITORY/blob/$GITHUB_SHA/`); a file outside the workspace
+/// gets no link. Elsewhere the path as given, relative.
 fn markdown_link(file: &str, line: u64) -> Option<String> {
-    let Some(base) = github_blob_base() else {
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let vars = ["GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"].map(var);
+    let [Some(server), Some(repo), Some(sha)] = vars else {
         return Some(check::report::markdown::target("", file, line));
     };
+    let base = format!("{}/{repo}/blob/{sha}/", server.trim_end_matches('/'));
     let workspace = std::env::var_os("GITHUB_WORKSPACE").filter(|w| !w.is_empty())?;
     let workspace = Path::new(&workspace).canonicalize().ok()?;
     let file = Path::new(file).canonicalize().ok()?;

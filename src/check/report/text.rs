@@ -13,15 +13,11 @@ pub use crate::text::printable;
 /// One finding as a line; `with_file` names the file (`convert` on stderr; else the line
 /// number alone).
 pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
-    let sev = match (f.severity, color) {
-        (Severity::Error, true) => "error".red().bold().to_string(),
-        (Severity::Warning, true) => "warning".yellow().bold().to_string(),
-        (s, false) => s.as_str().to_string(),
-    };
-    let rule = if color {
-        f.rule.bold().to_string()
-    } else {
-        f.rule.to_string()
+    let (sev, rule) = (f.severity.as_str(), f.rule);
+    let (sev, rule) = match (f.severity, color) {
+        (_, false) => (sev.to_string(), rule.to_string()),
+        (Severity::Error, true) => (sev.red().bold().to_string(), rule.bold().to_string()),
+        (Severity::Warning, true) => (sev.yellow().bold().to_string(), rule.bold().to_string()),
     };
     let mut loc = match (with_file, f.line) {
         (true, _) => printable(&super::place(f)).into_owned(),
