@@ -18,7 +18,7 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::adapter::{self, Disposition, RecordKind};
+use crate::adapter::{self, json_text, Disposition, RecordKind};
 use crate::agui::Event;
 use crate::input::{Origin, Record};
 use crate::mapper::error_code;
@@ -26,9 +26,7 @@ use crate::model::{ModelEvent, ToolResult};
 use crate::pipeline::Observer;
 use crate::text::{count, str_of};
 use crate::timeline::render::{cut, one_line};
-use crate::timeline::{
-    compact, in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder,
-};
+use crate::timeline::{in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 use crate::wire::v3::Data;
 
 use diagnose::{after_finished, carried_by, explain_run, finished_before};
@@ -327,7 +325,7 @@ impl Explainer {
                         if t.error.0.as_ref().is_some_and(|e| !e.is_null()) =>
                     {
                         let err = t.error.0.as_ref().unwrap_or(&Value::Null);
-                        let msg = str_of(err, "message").unwrap_or_else(|| compact(err));
+                        let msg = str_of(err, "message").unwrap_or_else(|| json_text(err));
                         let name = t.name.0.as_deref().unwrap_or("?");
                         signal("task_error", format!("task `{name}` failed: {msg}"));
                     }
@@ -336,7 +334,7 @@ impl Explainer {
                         if !ns.is_empty() || l.namespace.0.is_some() =>
                     {
                         let g = l.graph_name.as_ref().and_then(Value::as_str).unwrap_or("?");
-                        let err = l.error.0.as_ref().map(|e| format!(": {}", compact(e)));
+                        let err = l.error.0.as_ref().map(|e| format!(": {}", json_text(e)));
                         let err = err.unwrap_or_default();
                         signal("lifecycle_failed", format!("node `{g}` failed{err}"));
                     }
@@ -345,7 +343,7 @@ impl Explainer {
                             Some(text) => text.to_string(),
                             // The typed read keeps no whole payload: one without a text is
                             // shown whole, from the tree.
-                            None => compact(v3_data_tree(rec)),
+                            None => json_text(v3_data_tree(rec)),
                         };
                         signal("model_error", format!("model stream error: {m}"));
                     }
@@ -416,7 +414,6 @@ impl Observer for Explainer {
     }
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
-        self.timeline.model(ev, origin);
         if let ModelEvent::ToolEnd(ToolResult {
             tool_call_id,
             name,

@@ -165,7 +165,7 @@ pub fn build(src: &Sources<'_>) -> Report {
             reasoning: run.reasoning,
             tokens: run.tokens,
             duration_ms: run.duration_ms(),
-            resumes: resumes(src.timeline.run_entries(i)).len(),
+            resumes: run.resumes.len(),
             errors,
             warnings,
             diagnosis,
@@ -202,7 +202,7 @@ impl<'a> Links<'a> {
     fn new(timeline: &'a TimelineBuilder) -> Self {
         let mut links = Links::default();
         for (i, run) in timeline.runs().iter().enumerate() {
-            for r in resumes(timeline.run_entries(i)) {
+            for r in &run.resumes {
                 let id = r["interruptId"].as_str().unwrap_or_default();
                 links.resumed_by.entry(id).or_insert(i);
             }
@@ -213,14 +213,6 @@ impl<'a> Links<'a> {
             }
         }
         links
-    }
-}
-
-/// The `resume` entries of the input of a run's RUN_STARTED (its first entry).
-fn resumes(entries: &[Entry]) -> &[Value] {
-    match entries.first().map(|e| &e.line) {
-        Some(Line::RunStart { resumes, .. }) => resumes,
-        _ => &[],
     }
 }
 
@@ -311,7 +303,7 @@ fn detail(
 
     let mut items: Vec<Item> = Vec::new();
     // What started the run: the resumes, then the user's new messages.
-    for r in resumes(entries) {
+    for r in &run.resumes {
         let id = str_of(r, "interruptId").unwrap_or_default();
         items.push(Item {
             kind: "resume",
@@ -426,7 +418,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
         ..Item::default()
     };
     let label = match &e.line {
-        Line::RunStart { .. } | Line::StepEnd { .. } | Line::Notes => return None,
+        Line::RunStart(_) | Line::StepEnd { .. } | Line::Notes => return None,
         Line::RunEnd(summary) => {
             end_item(&mut item, summary, cx);
             return Some((item, None));

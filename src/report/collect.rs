@@ -12,10 +12,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::text::{clipped, pretty_value, Clipped};
+use crate::adapter::json_text;
 use crate::agui::Event;
 use crate::model::ModelEvent;
 use crate::text::{list_of, str_of};
-use crate::timeline::compact;
 use crate::wire::langchain::content_text;
 
 /// Bytes of a state snapshot's JSON kept.
@@ -255,7 +255,7 @@ fn changes(ops: &[Value], state: Option<Clipped>) -> StateView {
     let changes = ops.iter().take(MAX_CHANGES).map(|op| Change {
         op: OPS.into_iter().find(|o| op["op"] == *o).unwrap_or("?"),
         path: str_of(op, "path").unwrap_or_default(),
-        value: op.get("value").map(|v| clipped(&compact(v), 200).text),
+        value: op.get("value").map(|v| clipped(&json_text(v), 200).text),
     });
     StateView {
         state,

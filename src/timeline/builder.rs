@@ -160,22 +160,20 @@ impl TimelineBuilder {
         if self.run.is_some() {
             self.end_run(Outcome::NoTerminal, None, origin);
         }
-        self.runs.push(RunSummary {
-            run_id: run_id.clone(),
-            thread_id: thread_id.clone(),
+        let run = RunSummary {
+            run_id,
+            thread_id,
+            resumes,
             origin: origin.clone(),
             first_entry: self.entries.len(),
             first_event: self.index,
             first_ts: ts,
             last_ts: ts,
             ..RunSummary::default()
-        });
-        self.run = Some(self.runs.len() - 1);
-        let line = Line::RunStart {
-            run_id,
-            thread_id,
-            resumes,
         };
+        let line = Line::RunStart(Box::new(run.clone()));
+        self.runs.push(run);
+        self.run = Some(self.runs.len() - 1);
         self.push(Kind::Run, line, 0, at, true);
     }
 
@@ -224,12 +222,12 @@ impl TimelineBuilder {
         }
     }
 
-    /// Attaches findings (of a checker driven alongside the builder): each goes to the entry of
-    /// its event index, or, when that entry is gone or the note has no event, to the newest
-    /// entry. Call it right after the event it is about.
-    pub fn attach(&mut self, notes: Vec<InlineNote>) {
+    /// Attaches findings (of a checker driven alongside the builder) about event `event`, the
+    /// latest one: each goes to that event's entry, or, when that entry is gone, to the newest
+    /// entry. Call it right after the event they are about.
+    pub fn attach(&mut self, event: u64, notes: impl IntoIterator<Item = Finding>) {
         for n in notes {
-            let target = entry_of_event(&self.entries, n.event_index)
+            let target = entry_of_event(&self.entries, event)
                 .or(self.entries.len().checked_sub(1))
                 .filter(|t| *t >= self.rendered);
             match target.and_then(|t| self.entries.get_mut(t)) {
@@ -237,10 +235,14 @@ impl TimelineBuilder {
                 None => {
                     // Its entry is printed already (`--follow`, end-of-stream findings): the
                     // note gets a line of its own.
-                    let origin = &n.origin.clone().unwrap_or_else(|| Origin {
-                        file: Arc::from("-"),
-                        line: 0,
-                    });
+                    let origin = &Origin {
+                        file: if n.line > 0 {
+                            n.file.clone()
+                        } else {
+                            Arc::from("-")
+                        },
+                        line: n.line,
+                    };
                     let at = At { ts: None, origin };
                     let idx = self.push(Kind::Other, Line::Notes, 0, at, true);
                     self.entries[idx].notes.push(n);

@@ -197,7 +197,7 @@ impl TimelineBuilder {
                         let msgs = msgs.map(|n| format!(" · messages: {n}"));
                         format!("keys: {}{}", keys.join(", "), msgs.unwrap_or_default())
                     }
-                    other => compact(other),
+                    other => json_text(other),
                 };
                 ("state snapshot", detail, msgs)
             }
@@ -220,7 +220,7 @@ impl TimelineBuilder {
     fn on_other_event(&mut self, ev: &Event, at: At) {
         let detail = match ev {
             Event::Custom { name, value, .. } => return self.custom(name, value, at),
-            Event::Raw { event, .. } => compact(event),
+            Event::Raw { event, .. } => json_text(event),
             Event::ActivitySnapshot { activity_type, .. }
             | Event::ActivityDelta { activity_type, .. } => activity_type.clone(),
             // An event the schema rejects, or of no AG-UI type.

@@ -23,12 +23,12 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::adapter::{Disposition, RecordKind};
+use crate::adapter::{json_text, Disposition, RecordKind};
 use crate::agui::{Event, Role};
+use crate::check::Finding;
 use crate::input::{Origin, Record};
 use crate::mapper::TOOL_OUTPUT_DELTA;
 use crate::pipeline::Observer;
-use crate::text::Severity;
 
 /// What an entry is about; each kind has its own colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -44,20 +44,6 @@ pub enum Kind {
     Error,
     /// Other events (RAW, ACTIVITY_*) and run footers' plain parts.
     Other,
-}
-
-/// A finding shown inline under the timeline entry of the event it was raised at.
-#[derive(Debug, Clone, PartialEq)]
-pub struct InlineNote {
-    /// 0-based index of the AG-UI event in the pipeline's output (the order [`Observer::event`]
-    /// sees them in, across all files of one invocation).
-    pub event_index: u64,
-    /// The input line the finding names, when it differs from the event's own origin.
-    pub origin: Option<Origin>,
-    /// Stable rule id, e.g. `AGX101`.
-    pub rule: String,
-    pub severity: Severity,
-    pub message: String,
 }
 
 /// How a run ended; written as the report's data has it (`{"kind": "error", "code": …}`).
@@ -122,6 +108,8 @@ pub struct Tokens {
 pub struct RunSummary {
     pub run_id: Option<String>,
     pub thread_id: Option<String>,
+    /// The `resume` entries of its RUN_STARTED's input, as the event has them.
+    pub resumes: Vec<Value>,
     /// Where the run starts (its file is the run's file).
     pub origin: Origin,
     /// Index of the run's first entry in [`TimelineBuilder::entries`].
@@ -168,7 +156,8 @@ pub struct Entry {
     pub events: u64,
     /// No more events will change it.
     pub settled: bool,
-    pub notes: Vec<InlineNote>,
+    /// Checker findings shown under it ([`TimelineBuilder::attach`]).
+    pub notes: Vec<Finding>,
     /// File of the run this entry belongs to (line references are shown relative to it).
     pub run_file: Arc<str>,
 }
@@ -182,12 +171,8 @@ impl Entry {
 /// The content of an entry, by kind.
 #[derive(Debug, Clone)]
 pub enum Line {
-    RunStart {
-        run_id: Option<String>,
-        thread_id: Option<String>,
-        /// The `resume` entries of its RUN_STARTED's input, as the event has them.
-        resumes: Vec<Value>,
-    },
+    /// The run as it started (its ids, what it resumes).
+    RunStart(Box<RunSummary>),
     RunEnd(Box<RunSummary>),
     StepStart {
         name: String,
@@ -323,14 +308,6 @@ pub fn entry_of_event(entries: &[Entry], idx: u64) -> Option<usize> {
     )
 }
 
-/// A JSON value as compact text (strings unquoted).
-pub fn compact(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        other => serde_json::to_string(other).unwrap_or_default(),
-    }
-}
-
 pub use crate::text::{list_of, str_of};
 
 /// The namespace depth a record's events live at: v3 `params.namespace` (or a subgraph
@@ -372,11 +349,14 @@ mod tests {
 
     #[test]
     fn deltas_coalesce_and_notes_attach_to_their_entry() {
-        let note = |i: u64, rule: &str| InlineNote {
-            event_index: i,
-            origin: None,
-            rule: rule.into(),
-            severity: Severity::Warning,
+        let note = |rule: &'static str| Finding {
+            rule,
+            severity: crate::text::Severity::Warning,
+            file: Arc::from("cap.ndjson"),
+            line: 0,
+            event_index: None,
+            event_type: None,
+            ids: vec![],
             message: format!("finding {rule}"),
         };
         let mut b = TimelineBuilder::new();
@@ -392,12 +372,12 @@ mod tests {
             );
             // Event 2 is the CONTENT delta: its note belongs to the message entry.
             if i == 2 {
-                b.attach(vec![note(2, "AGX001")]);
+                b.attach(2, [note("AGX001")]);
             }
         }
         b.finish();
         // Index 99 is never reached: it goes to the last entry.
-        b.attach(vec![note(99, "AGX002")]);
+        b.attach(99, [note("AGX002")]);
         let texts: Vec<&Entry> = b
             .entries()
             .iter()

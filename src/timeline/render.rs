@@ -9,7 +9,8 @@ use std::sync::Arc;
 use owo_colors::{OwoColorize, Style};
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
-use super::{Entry, InlineNote, Kind, Line, Outcome, RunSummary, ToolCall};
+use super::{Entry, Kind, Line, Outcome, RunSummary, ToolCall};
+use crate::check::Finding;
 use crate::input::Origin;
 use crate::text::{count, Severity};
 
@@ -112,7 +113,7 @@ impl Renderer {
 
     /// Writes one entry (and its notes).
     fn write_entry(&mut self, e: &Entry, w: &mut dyn Write) -> io::Result<()> {
-        if matches!(e.line, Line::RunStart { .. }) && self.last_file.as_ref() != Some(&e.run_file) {
+        if matches!(e.line, Line::RunStart(_)) && self.last_file.as_ref() != Some(&e.run_file) {
             self.last_file = Some(e.run_file.clone());
             let name = format!("{} ", one_line(&e.run_file));
             let width = self.opts.width.unwrap_or(80).min(80);
@@ -177,19 +178,15 @@ impl Renderer {
         ];
         let k = e.kind;
         match &e.line {
-            Line::RunStart {
-                run_id,
-                thread_id,
-                resumes,
-            } => {
+            Line::RunStart(run) => {
                 v.push(seg(Paint::Strong(Kind::Run), "▶ run "));
-                let run_id = self.id(run_id.as_deref().unwrap_or("?"));
+                let run_id = self.id(run.run_id.as_deref().unwrap_or("?"));
                 v.push(piece(Fit::Id, Paint::Kind(k), run_id));
-                if let Some(t) = thread_id {
+                if let Some(t) = &run.thread_id {
                     detail(&mut v, Paint::Plain, format!("thread {}", self.id(t)));
                 }
-                if !resumes.is_empty() {
-                    let resumes = format!("resumes {}", count(resumes.len(), "interrupt"));
+                if !run.resumes.is_empty() {
+                    let resumes = format!("resumes {}", count(run.resumes.len(), "interrupt"));
                     status(&mut v, Paint::Kind(Kind::Interrupt), resumes);
                 }
             }
@@ -303,7 +300,11 @@ impl Renderer {
     }
 }
 
-fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
+/// A finding's line under its entry: its rule, message and ids, and the input line it names
+/// when that is not the entry's own.
+fn note_segments(e: &Entry, n: &Finding) -> Vec<Segment> {
+    let ids = (!n.ids.is_empty()).then(|| format!(" [{}]", n.ids.join(", ")));
+    let message = format!("{}{}", n.message, ids.unwrap_or_default());
     let mut v = vec![
         seg(Paint::Plain, " ".repeat(19)),
         seg(Paint::Plain, "  ".repeat(e.depth + 1)),
@@ -314,12 +315,16 @@ fn note_segments(e: &Entry, n: &InlineNote) -> Vec<Segment> {
             }),
             format!("! {} {}: ", n.rule, n.severity.as_str()),
         ),
-        preview(Paint::Severity(n.severity), one_line(&n.message)),
+        preview(Paint::Severity(n.severity), one_line(&message)),
     ];
-    match &n.origin {
-        Some(o) if o.file == e.run_file => v.push(seg(Paint::Dim, format!(" (:{})", o.line))),
-        Some(o) => v.push(piece(Fit::Path, Paint::Dim, format!(" ({o})"))),
-        None => {}
+    match n.line {
+        0 => {}
+        line if n.file == e.run_file => v.push(seg(Paint::Dim, format!(" (:{line})"))),
+        line => v.push(piece(
+            Fit::Path,
+            Paint::Dim,
+            format!(" ({}:{line})", n.file),
+        )),
     }
     v
 }

@@ -12,7 +12,7 @@ use aguify::input::{Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};
-use aguify::timeline::{InlineNote, TimelineBuilder};
+use aguify::timeline::TimelineBuilder;
 
 use crate::cli::TimelineArgs;
 use crate::{options, terminal};
@@ -38,48 +38,39 @@ struct Printer<W: Write> {
 /// millions of bad lines).
 const SHOW_PER_RULE: u64 = aguify::check::report::DEFAULT_MAX_PER_RULE as u64;
 
-/// A checker finding as a timeline note. `event` is the timeline's (global) index of the event
-/// the finding is about, or the latest event for findings about raw input.
-fn note(f: &Finding, event: u64) -> InlineNote {
-    let ids = (!f.ids.is_empty()).then(|| format!(" [{}]", f.ids.join(", ")));
-    InlineNote {
-        event_index: event,
-        origin: (f.line > 0).then(|| Origin {
-            file: f.file.clone(),
-            line: f.line,
-        }),
-        rule: f.rule.to_string(),
-        severity: f.severity,
-        message: format!("{}{}", f.message, ids.unwrap_or_default()),
-    }
-}
-
 impl<W: Write> Printer<W> {
     /// Feeds the checker (unless `--no-check`) and moves its new findings onto the timeline.
     fn check(&mut self, feed: impl FnOnce(&mut Checker)) {
         let Some(c) = &mut self.checker else { return };
         feed(c);
+        // A finding about raw input goes with the latest event.
         let last = self.builder.events_seen().saturating_sub(1);
         let mut notes = vec![];
-        c.stream_new(|f| notes.push(note(f, last)));
-        self.builder.attach(notes);
+        c.stream_new(|f| notes.push(f.clone()));
+        self.builder.attach(last, notes);
     }
 
     /// Tells what was left out: per file and rule in one note each (the builder tells the bad
     /// lines left out under `--no-check`).
     fn finish_checker(&mut self) {
         self.check(Checker::finish);
-        let at = self.builder.last_origin();
+        let at = self.builder.last_origin().unwrap_or_else(|| Origin {
+            file: Arc::from("-"),
+            line: 0,
+        });
         let Some(c) = self.checker.take() else { return };
         let last = self.builder.events_seen().saturating_sub(1);
-        let more = c.over(SHOW_PER_RULE).map(|(file, r, n)| InlineNote {
-            event_index: last,
-            origin: at.clone(),
-            rule: r.rule.to_string(),
+        let more = c.over(SHOW_PER_RULE).map(|(file, r, n)| Finding {
+            rule: r.rule,
             severity: r.severity,
+            file: at.file.clone(),
+            line: at.line,
+            event_index: None,
+            event_type: None,
+            ids: vec![],
             message: more_line(n, r.rule, file),
         });
-        self.builder.attach(more.collect());
+        self.builder.attach(last, more);
     }
 
     fn drain(&mut self) -> io::Result<()> {
@@ -120,7 +111,6 @@ impl<W: Write> Observer for Printer<W> {
     }
 
     fn model(&mut self, ev: &ModelEvent, origin: &Origin) {
-        self.builder.model(ev, origin);
         self.check(|c| c.model(ev, origin));
     }
 

@@ -254,7 +254,7 @@ pub(crate) fn str_field(v: &Value, k: &str) -> Option<String> {
 }
 
 /// A value as text: a string as it is, any other value as JSON.
-pub(crate) fn json_text(v: &Value) -> String {
+pub fn json_text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
