@@ -35,7 +35,7 @@
 //!
 //! In `exact` mode a run is its events instead, as they are: `/events/N/…`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -126,10 +126,9 @@ struct Open {
     resume: Option<(Value, Origin)>,
     steps: Vec<(String, Origin)>,
     messages: Vec<Message>,
-    /// Reasoning blocks' texts by id, in start order, and the ids of those with an encrypted
+    /// Reasoning blocks' texts by id, in start order, each with whether it has an encrypted
     /// value.
-    reasoning: IndexMap<String, Joined>,
-    encrypted: HashSet<String>,
+    reasoning: IndexMap<String, (Joined, bool)>,
     custom: Vec<(String, Payload, Origin)>,
     state: Option<(Value, Origin)>,
     /// The event that ended the run: `RUN_FINISHED` or `RUN_ERROR`.
@@ -199,9 +198,9 @@ impl Open {
         self.messages.get_mut(i)?.calls.get_mut(j)
     }
 
-    fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Joined {
+    fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut (Joined, bool) {
         let r = self.reasoning.entry(id.to_string());
-        r.or_insert_with(|| Joined::new("", origin))
+        r.or_insert_with(|| (Joined::new("", origin), false))
     }
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
@@ -215,7 +214,7 @@ impl Open {
                     let role = p.named.unwrap_or("assistant");
                     self.message(id, role, origin).text.push(delta, origin)
                 }
-                Kind::Reasoning => self.reasoning(id, origin).push(delta, origin),
+                Kind::Reasoning => self.reasoning(id, origin).0.push(delta, origin),
                 _ => {
                     if let Some(name) = p.named {
                         self.tool_start(id, name, p.parent, origin);
@@ -252,8 +251,7 @@ impl Open {
                 self.reasoning(message_id, origin);
             }
             Event::ReasoningEncryptedValue { entity_id, .. } => {
-                self.reasoning(entity_id, origin);
-                self.encrypted.insert(entity_id.clone());
+                self.reasoning(entity_id, origin).1 = true;
             }
             Event::Custom { name, value, .. } => {
                 self.custom
@@ -352,7 +350,7 @@ impl Open {
         new.retain(|m| {
             if m.role == "reasoning" {
                 let r = self.reasoning.entry(m.id.clone());
-                r.or_insert_with(|| m.text.clone());
+                r.or_insert_with(|| (m.text.clone(), false));
             }
             m.role != "reasoning"
         });
