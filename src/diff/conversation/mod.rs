@@ -257,6 +257,11 @@ impl Open {
                 self.custom
                     .push((name.clone(), value.clone(), origin.clone()))
             }
+            // A state written on a parse thread is read without its messages (never parsed).
+            Event::StateSnapshot {
+                snapshot: Snapshot::Encoded(state),
+                ..
+            } => self.state_snapshot(&state.rest, origin),
             Event::StateSnapshot { snapshot, .. } => {
                 self.state_snapshot(&snapshot.to_value(), origin)
             }
@@ -389,19 +394,6 @@ impl Conversation {
     pub fn fold(&mut self, ev: &Event, origin: &Origin) -> Option<Run> {
         if matches!(ev, Event::Passthrough(v) if !v.get("type").is_some_and(Value::is_string)) {
             return None;
-        }
-        // A state written on a parse thread is read without its messages (never parsed), but
-        // for an exact diff.
-        if let Event::StateSnapshot {
-            snapshot: Snapshot::Encoded(state),
-            ..
-        } = ev
-        {
-            if !self.exact {
-                let open = self.open(origin);
-                open.state_snapshot(&state.rest, origin);
-                return None;
-            }
         }
         let typed = ev.typed();
         let typed = typed.as_ref();
