@@ -358,7 +358,7 @@ async fn post(
         .collect();
     let (admission, lease) = st.sessions.admit(conv, &req.thread_id, &resume);
     let (frames, pacing, outcome) = match admission {
-        Admission::Run(i) => {
+        Ok(i) => {
             let run = &conv.runs[i];
             let outcome = format!(
                 "run {}/{} ({} events, ends {})",
@@ -369,7 +369,7 @@ async fn post(
             );
             (run.frames.clone(), st.cfg.pacing, outcome)
         }
-        Admission::Refused { code, message } => {
+        Err((code, message)) => {
             let events = vec![
                 Event::RunStarted {
                     timestamp: None,

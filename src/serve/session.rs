@@ -11,14 +11,9 @@ use super::store::Conversation;
 pub const RESUME_MISMATCH: &str = "RESUME_MISMATCH";
 pub const CONVERSATION_ENDED: &str = "CONVERSATION_ENDED";
 
-/// What a request gets.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Admission {
-    /// The recorded run with this index.
-    Run(usize),
-    /// A RUN_ERROR with this code and message; the thread's state is unchanged.
-    Refused { code: &'static str, message: String },
-}
+/// What a request gets: the index of the recorded run, or a RUN_ERROR's code and message
+/// (the thread's state unchanged).
+pub type Admission = Result<usize, (&'static str, String)>;
 
 #[derive(Debug, Clone, Default)]
 struct Session {
@@ -62,7 +57,7 @@ impl Sessions {
         let key = (conv.name.clone(), thread.to_string());
         let mut session = map.shift_remove(&key).unwrap_or_default();
         let admission = decide(conv, thread, &session, resume_ids);
-        if let Admission::Run(i) = admission {
+        if let Ok(i) = admission {
             session.next = i + 1;
             session.pending = conv.runs[i].interrupts.clone();
         }
@@ -88,16 +83,14 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
     let total = conv.runs.len();
     let plural = |n: usize, one, many| if n == 1 { one } else { many };
     if s.next >= total {
-        return Admission::Refused {
-            code: CONVERSATION_ENDED,
-            message: format!(
-                "The recorded conversation '{}' has {} and thread '{thread}' has \
-                 replayed {}. Start a new thread (a new threadId) to replay it from the start.",
-                conv.name,
-                crate::text::count(total, "run"),
-                plural(total, "it", "all of them")
-            ),
-        };
+        let message = format!(
+            "The recorded conversation '{}' has {} and thread '{thread}' has \
+             replayed {}. Start a new thread (a new threadId) to replay it from the start.",
+            conv.name,
+            crate::text::count(total, "run"),
+            plural(total, "it", "all of them")
+        );
+        return Err((CONVERSATION_ENDED, message));
     }
     let not_in = |ids: &[String], of: &[String]| -> Vec<String> {
         ids.iter().filter(|i| !of.contains(i)).cloned().collect()
@@ -107,7 +100,7 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
         not_in(resume_ids, &s.pending),
     );
     if missing.is_empty() && unknown.is_empty() {
-        return Admission::Run(s.next);
+        return Ok(s.next);
     }
     let mut message = if s.pending.is_empty() {
         let answers = quote(&unknown);
@@ -135,10 +128,7 @@ fn decide(conv: &Conversation, thread: &str, s: &Session, resume_ids: &[String])
     message.push_str(
         ". Send resume[] with one entry per pending interrupt id, as the recording requires.",
     );
-    Admission::Refused {
-        code: RESUME_MISMATCH,
-        message,
-    }
+    Err((RESUME_MISMATCH, message))
 }
 
 /// `'a', 'b'` (never called with no id).
@@ -160,10 +150,7 @@ mod tests {
     }
 
     fn refused(a: Admission) -> (&'static str, String) {
-        match a {
-            Admission::Refused { code, message } => (code, message),
-            Admission::Run(i) => panic!("expected a refusal, got run {i}"),
-        }
+        a.expect_err("a refusal")
     }
 
     #[test]
@@ -179,11 +166,11 @@ mod tests {
         let (_, streaming) = s.admit(&c, "a", &[]);
         let (_, finished) = s.admit(&c, "b", &[]);
         drop(finished);
-        s.admit(&c, "c", &[]);
+        let _ = s.admit(&c, "c", &[]);
         assert_eq!(s.len(), 2);
         // "a" (older, still streaming) is kept; "b" (finished) was forgotten.
         assert_eq!(refused(s.admit(&c, "a", &[]).0).0, RESUME_MISMATCH);
         drop(streaming);
-        assert_eq!(s.admit(&c, "b", &[]).0, Admission::Run(0));
+        assert_eq!(s.admit(&c, "b", &[]).0, Ok(0));
     }
 }

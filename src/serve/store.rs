@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail};
-use serde_json::Value;
 
 use super::stream::Frames;
 use crate::agui::{Event, EventType};
@@ -177,14 +176,11 @@ pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
         .collect()
 }
 
-/// How a RUN_FINISHED ends its run, with the ids of its interrupt outcome (a capture's
-/// event is served as recorded, read as JSON).
+/// How a RUN_FINISHED ends its run, with the ids of its interrupt outcome (read as JSON: a
+/// capture's event is served as recorded).
 fn finished(ev: &Event) -> (&'static str, Vec<String>) {
-    let outcome = match ev {
-        Event::RunFinished { outcome, .. } => outcome,
-        Event::Passthrough(v) => &v["outcome"],
-        _ => &Value::Null,
-    };
+    let ev = ev.to_value();
+    let outcome = &ev["outcome"];
     if outcome["type"] != "interrupt" {
         return ("finished", vec![]);
     }

@@ -44,10 +44,10 @@ impl Conversation {
 
         doc.messages(open, &msg_ids, start);
 
-        for (n, (id, text)) in open.reasoning.iter().enumerate() {
+        for (n, (text, encrypted)) in open.reasoning.values().enumerate() {
             let base = format!("/reasoning/reasoning-{}", n + 1);
             doc.out.push(text.leaf(format!("{base}/text")));
-            if open.encrypted.contains(id) {
+            if *encrypted {
                 doc.leaf(format!("{base}/encrypted"), true, &text.origin);
             }
         }
@@ -73,34 +73,10 @@ impl Conversation {
                 let p = lookup(p).map_or_else(|| p.clone(), |p| p.to_string());
                 doc.leaf(format!("{base}/parentToolCall"), p, &s.origin);
             }
-            match &s.outcome {
-                Some((
-                    Event::SubagentFinished {
-                        outcome, result, ..
-                    },
-                    o,
-                )) => {
-                    let kind = outcome.get("type").and_then(Value::as_str);
-                    doc.leaf(format!("{base}/outcome"), kind.unwrap_or("success"), o);
-                    if let Some(r) = result {
-                        doc.tree(format!("{base}/result"), r, o);
-                    }
-                    let ids = list_of(outcome, "interruptIds");
-                    if !ids.is_empty() {
-                        doc.tree(format!("{base}/interrupts"), &ids.into(), o);
-                    }
-                }
-                Some((Event::SubagentError { message, .. }, o)) => {
-                    doc.leaf(format!("{base}/outcome"), "error", o);
-                    doc.leaf(format!("{base}/error/message"), message.as_str(), o);
-                }
-                _ => doc.leaf(format!("{base}/outcome"), "none", &s.origin),
-            }
+            // Its outcome first, as a run's: ids in it named as its own items are.
             for mut l in self.render(s) {
-                if l.pointer != "/outcome" {
-                    l.pointer = format!("{base}{}", l.pointer);
-                    doc.out.push(l);
-                }
+                l.pointer = format!("{base}{}", l.pointer);
+                doc.out.push(l);
             }
         }
         doc.out
@@ -183,14 +159,19 @@ impl Doc<'_> {
         }
     }
 
-    /// The run's outcome, and its interrupts or error.
+    /// The run's outcome, and its interrupts or error; a sub-agent's, and its result,
+    /// interrupts or error.
     fn outcome(&mut self, open: &Open) {
-        match (&open.outcome, interrupts(open)) {
-            (Some((_, o)), Some(list)) => {
-                self.leaf("/outcome", "interrupt", o);
-                self.keyed("/interrupts", list, "id", o);
-            }
-            (Some((Event::RunFinished { outcome, .. }, o)), None) => {
+        let Some((ev, o)) = &open.outcome else {
+            // No terminal event: where the run (or sub-agent) was last seen.
+            return self.leaf("/outcome", "none", &open.last);
+        };
+        if let Some(list) = interrupts(open) {
+            self.leaf("/outcome", "interrupt", o);
+            return self.keyed("/interrupts", list, "id", o);
+        }
+        match ev {
+            Event::RunFinished { outcome, .. } => {
                 let cancelled = outcome.get("type").and_then(Value::as_str) == Some("cancelled");
                 self.leaf(
                     "/outcome",
@@ -198,14 +179,30 @@ impl Doc<'_> {
                     o,
                 )
             }
-            (Some((Event::RunError { code, message, .. }, o)), _) => {
+            Event::RunError { code, message, .. } => {
                 self.leaf("/outcome", "error", o);
                 if let Some(c) = code {
                     self.leaf("/error/code", c.as_ref(), o);
                 }
                 self.leaf("/error/message", message.as_str(), o);
             }
-            // No terminal event: where the run was last seen.
+            Event::SubagentFinished {
+                outcome, result, ..
+            } => {
+                let kind = outcome.get("type").and_then(Value::as_str);
+                self.leaf("/outcome", kind.unwrap_or("success"), o);
+                if let Some(r) = result {
+                    self.tree("/result", r, o);
+                }
+                let ids = list_of(outcome, "interruptIds");
+                if !ids.is_empty() {
+                    self.tree("/interrupts", &ids.into(), o);
+                }
+            }
+            Event::SubagentError { message, .. } => {
+                self.leaf("/outcome", "error", o);
+                self.leaf("/error/message", message.as_str(), o);
+            }
             _ => self.leaf("/outcome", "none", &open.last),
         }
     }

@@ -35,7 +35,7 @@
 //!
 //! In `exact` mode a run is its events instead, as they are: `/events/N/…`.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -126,10 +126,9 @@ struct Open {
     resume: Option<(Value, Origin)>,
     steps: Vec<(String, Origin)>,
     messages: Vec<Message>,
-    /// Reasoning blocks' texts by id, in start order, and the ids of those with an encrypted
+    /// Reasoning blocks' texts by id, in start order, each with whether it has an encrypted
     /// value.
-    reasoning: IndexMap<String, Joined>,
-    encrypted: HashSet<String>,
+    reasoning: IndexMap<String, (Joined, bool)>,
     custom: Vec<(String, Payload, Origin)>,
     state: Option<(Value, Origin)>,
     /// The event that ended the run: `RUN_FINISHED` or `RUN_ERROR`.
@@ -199,9 +198,9 @@ impl Open {
         self.messages.get_mut(i)?.calls.get_mut(j)
     }
 
-    fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut Joined {
+    fn reasoning(&mut self, id: &str, origin: &Origin) -> &mut (Joined, bool) {
         let r = self.reasoning.entry(id.to_string());
-        r.or_insert_with(|| Joined::new("", origin))
+        r.or_insert_with(|| (Joined::new("", origin), false))
     }
 
     /// Folds an event that does not end the run (`typed`: `ev` read typed).
@@ -215,7 +214,7 @@ impl Open {
                     let role = p.named.unwrap_or("assistant");
                     self.message(id, role, origin).text.push(delta, origin)
                 }
-                Kind::Reasoning => self.reasoning(id, origin).push(delta, origin),
+                Kind::Reasoning => self.reasoning(id, origin).0.push(delta, origin),
                 _ => {
                     if let Some(name) = p.named {
                         self.tool_start(id, name, p.parent, origin);
@@ -252,13 +251,17 @@ impl Open {
                 self.reasoning(message_id, origin);
             }
             Event::ReasoningEncryptedValue { entity_id, .. } => {
-                self.reasoning(entity_id, origin);
-                self.encrypted.insert(entity_id.clone());
+                self.reasoning(entity_id, origin).1 = true;
             }
             Event::Custom { name, value, .. } => {
                 self.custom
                     .push((name.clone(), value.clone(), origin.clone()))
             }
+            // A state written on a parse thread is read without its messages (never parsed).
+            Event::StateSnapshot {
+                snapshot: Snapshot::Encoded(state),
+                ..
+            } => self.state_snapshot(&state.rest, origin),
             Event::StateSnapshot { snapshot, .. } => {
                 self.state_snapshot(&snapshot.to_value(), origin)
             }
@@ -352,7 +355,7 @@ impl Open {
         new.retain(|m| {
             if m.role == "reasoning" {
                 let r = self.reasoning.entry(m.id.clone());
-                r.or_insert_with(|| m.text.clone());
+                r.or_insert_with(|| (m.text.clone(), false));
             }
             m.role != "reasoning"
         });
@@ -391,19 +394,6 @@ impl Conversation {
     pub fn fold(&mut self, ev: &Event, origin: &Origin) -> Option<Run> {
         if matches!(ev, Event::Passthrough(v) if !v.get("type").is_some_and(Value::is_string)) {
             return None;
-        }
-        // A state written on a parse thread is read without its messages (never parsed), but
-        // for an exact diff.
-        if let Event::StateSnapshot {
-            snapshot: Snapshot::Encoded(state),
-            ..
-        } = ev
-        {
-            if !self.exact {
-                let open = self.open(origin);
-                open.state_snapshot(&state.rest, origin);
-                return None;
-            }
         }
         let typed = ev.typed();
         let typed = typed.as_ref();
