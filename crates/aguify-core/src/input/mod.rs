@@ -57,7 +57,6 @@ pub struct Record {
     pub sse_event: Option<String>,
     /// The record's JSON text: the line, or an SSE frame's joined `data`.
     pub text: RecordText,
-    hash: std::sync::OnceLock<u64>,
     /// The record as a tree ([`Record::value`]).
     value: std::sync::OnceLock<Value>,
     /// The v3 event of the record (itself, or an SDK part's `data`), read typed: what the
@@ -87,7 +86,6 @@ impl Record {
             lines,
             sse_event,
             text,
-            hash: std::sync::OnceLock::new(),
             value: value.into(),
             v3,
             v2,
@@ -120,7 +118,6 @@ impl Record {
             lines,
             sse_event,
             text,
-            hash: std::sync::OnceLock::new(),
             value: std::sync::OnceLock::new(),
             v3,
             v2,
@@ -134,10 +131,10 @@ impl Record {
             .get_or_init(|| serde_json::from_str(&self.text).unwrap_or_default())
     }
 
-    /// FNV-1a of the record's JSON text: the seed of ids derived from input. Computed on first
-    /// use: hashing every line byte by byte would cost more than parsing it.
+    /// FNV-1a of the record's JSON text: the seed of ids derived from input. Computed when
+    /// asked for (a run's start): hashing every line byte by byte would cost more than parsing it.
     pub fn hash(&self) -> u64 {
-        *self.hash.get_or_init(|| fnv1a(self.text.as_bytes()))
+        fnv1a(self.text.as_bytes())
     }
 }
 

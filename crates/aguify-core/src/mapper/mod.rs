@@ -377,7 +377,7 @@ impl Mapper {
                 args,
             } => self.tool_chunk(message_id, index, PendingChunks { id, name, args }, out),
             ModelEvent::MessageEnd { message_id, usage } => {
-                self.close_message(&message_id, out);
+                self.close_where(|_, m| m == Some(&message_id), out);
                 if let Some(u) = usage {
                     add_usage(&mut self.run_mut().usage, u);
                 }
@@ -459,23 +459,46 @@ impl Mapper {
         }
     }
 
-    /// Closes the reasoning, texts and tool calls still open whose owner `owned` picks (`None`:
-    /// the run's own agent), innermost first.
-    fn close_owned(&mut self, owned: impl Fn(Option<&str>) -> bool, out: &mut Vec<Event>) {
+    /// Closes the items still open that `pick` chooses by their owner (a sub-agent's id,
+    /// `None`: the run's own agent) and their message (a call's parent, `None` for a call of
+    /// no message), innermost first: the reasoning, the texts, the calls whose id or name
+    /// never arrived (announced, so their args are not lost) and the open calls. A message's
+    /// end, a sub-agent's end and a run's end close through it.
+    fn close_where(
+        &mut self,
+        pick: impl Fn(Option<&str>, Option<&str>) -> bool,
+        out: &mut Vec<Event>,
+    ) {
+        let pick = |s: &subagent::Subagents, item: &str, m: Option<&str>| pick(s.owner_of(item), m);
         let Some(run) = self.run.as_mut() else { return };
-        let subagents = &self.subagents;
-        let owned = |item: &str| owned(subagents.owner_of(item));
-        let reasoning = (run.reasoning).take_if(|s| s.block.is_some() && owned(&s.id));
-        let texts: Vec<String> = run.text_open.extract_if(.., |m| owned(m)).collect();
-        let tools = run.open_tools.iter().filter(|c| owned(c));
-        let tools: Vec<String> = tools.cloned().collect();
+        let s = &self.subagents;
+        let in_block = |sp: &Span| {
+            sp.block
+                .as_ref()
+                .is_some_and(|(m, _)| pick(s, &sp.id, Some(m)))
+        };
+        let reasoning = run.reasoning.take_if(|sp| in_block(sp));
+        let texts = (run.text_open).extract_if(.., |m| pick(s, m, Some(m)));
+        let texts: Vec<String> = texts.collect();
+        let stranded = (run.tool_buffer).extract_if(.., |(m, _), _| pick(s, m, Some(m)));
+        let stranded: Vec<_> = stranded.collect();
         if let Some(span) = reasoning {
             self.emit_reasoning_end(span.id, out);
         }
         for m in texts {
             self.emit_text_end(&m, out);
         }
-        for c in tools {
+        for (k, PendingChunks { id, name, args }) in stranded {
+            let call_id = id.unwrap_or_else(|| lc::made_up_call_id(&k.0, &k.1));
+            let name = name.unwrap_or_else(|| "unknown_tool".into());
+            self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
+            self.run_mut().tool_index.insert(k, call_id);
+        }
+        let Some(run) = self.run.as_ref() else { return };
+        let s = &self.subagents;
+        let parent = |c: &str| run.tools.get(c).and_then(|t| t.parent.as_deref());
+        let tools = run.open_tools.iter().filter(|c| pick(s, c, parent(c)));
+        for c in tools.cloned().collect::<Vec<String>>() {
             self.end_tool(&c, out);
         }
     }

@@ -183,12 +183,7 @@ impl Mapper {
     /// At a run's end: what is still open is closed, innermost first (and under `--text final`
     /// the answer of a finished run, whose last message list is `list`).
     fn close_open(&mut self, list: Option<&[Item]>, out: &mut Vec<Event>) {
-        let msgs = self.run_mut().tool_buffer.keys();
-        let msgs: Vec<String> = msgs.map(|(m, _)| m.clone()).collect();
-        for m in msgs {
-            self.close_message(&m, out);
-        }
-        self.close_owned(|_| true, out);
+        self.close_where(|_, _| true, out);
         self.release_early_results(out);
         self.close_narration(out);
         if let Some(list) = list.filter(|_| self.opts.text == TextPolicy::Final) {

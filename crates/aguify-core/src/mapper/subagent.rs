@@ -123,7 +123,7 @@ impl Mapper {
             return;
         }
         let owned = |owner: Option<&str>| owner == Some(id.as_str());
-        self.close_owned(owned, out);
+        self.close_where(|owner, _| owned(owner), out);
         self.finish_steps(owned, out);
         if self.subagents.scope.as_ref() == Some(&id) {
             self.subagents.scope = None;

@@ -1,5 +1,5 @@
-//! Text messages: a model's streamed text, and a message's end (its reasoning, text and
-//! tool calls closed).
+//! Text messages: a model's streamed text (a message's end closes it through
+//! [`Mapper::close_where`]).
 
 use super::*;
 
@@ -15,33 +15,6 @@ impl Mapper {
             self.emit_text_start(&message_id, out);
         }
         self.push(own!(TextMessageContent { message_id, delta }), out);
-    }
-
-    /// A message finished: close its reasoning, its text and its tool calls' argument streams.
-    pub(super) fn close_message(&mut self, message_id: &str, out: &mut Vec<Event>) {
-        self.close_reasoning_of(message_id, out);
-        if self.run_mut().text_open.shift_remove(message_id) {
-            self.emit_text_end(message_id, out);
-        }
-        // Calls whose name never arrived still get announced, so their args are not lost.
-        let stranded: Vec<((String, String), PendingChunks)> = (self.run_mut().tool_buffer)
-            .extract_if(.., |(m, _), _| m == message_id)
-            .collect();
-        for (k, PendingChunks { id, name, args }) in stranded {
-            let call_id = id.unwrap_or_else(|| lc::made_up_call_id(&k.0, &k.1));
-            let name = name.unwrap_or_else(|| "unknown_tool".into());
-            self.ensure_tool(&call_id, &name, Some(k.0.clone()), Some(&args), out);
-            self.run_mut().tool_index.insert(k, call_id);
-        }
-        let run = self.run_mut();
-        let made_here = |id: &&String| {
-            let call = run.tools.get(*id);
-            call.is_some_and(|t| t.parent.as_deref() == Some(message_id))
-        };
-        let calls: Vec<String> = run.open_tools.iter().filter(made_here).cloned().collect();
-        for id in calls {
-            self.end_tool(&id, out);
-        }
     }
 
     pub(super) fn emit_text_start(&mut self, id: &str, out: &mut Vec<Event>) {
