@@ -97,13 +97,13 @@ impl SharedJson {
     }
 
     /// A message of a state's list, as its JSON text: normalised as it is read, or through
-    /// its tree when the text has what only the tree tells ([`langchain::normalized_text`]).
+    /// its tree when the text has what only the tree tells (`langchain::Normalise`).
     pub fn read(text: &str) -> Self {
         let mut noted = crate::payload::Noted {
             keys: Head::KEYS,
             at: vec![None; Head::KEYS.len()],
         };
-        match crate::payload::encode_noting(text, langchain::Normalise, &mut noted) {
+        match crate::payload::encode(text, langchain::Normalise, Some(&mut noted)) {
             Some(json) => SharedJson {
                 head: Head::noted(&json, &noted.at),
                 as_read: json == text,
