@@ -368,23 +368,22 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// The fields of a message read from its text in parts: its head (`type` else `role`,
-    /// `id`, `tool_call_id`, when strings) and the texts of its `content`, `tool_calls`,
-    /// `status` and `name` values (`None`: absent).
-    pub(crate) fn of_parts(head: [Option<&'a str>; 3], parts: [Option<&'a str>; 4]) -> Self {
-        let head = head.map(|h| super::Lenient(h.map(Cow::Borrowed)));
-        let [kind, id, tool_call_id] = head;
+    /// The fields of a message read from its text in parts: the texts of its `type`,
+    /// `role`, `id`, `tool_call_id`, `content`, `tool_calls`, `status` and `name` values
+    /// (`None`: absent).
+    pub(crate) fn of_parts(parts: [Option<&'a str>; 8]) -> Self {
         let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok().map(Cow::Owned));
         let text = |t: Option<&'a str>| super::Lenient(t.and_then(super::string_text));
+        let [kind, role, id, tool_call_id, content, tool_calls, status, name] = parts;
         Fields {
-            kind,
-            role: super::Lenient(None),
-            id,
-            tool_call_id,
-            content: value(parts[0]),
-            tool_calls: value(parts[1]),
-            status: text(parts[2]),
-            name: text(parts[3]),
+            kind: text(kind),
+            role: text(role),
+            id: text(id),
+            tool_call_id: text(tool_call_id),
+            content: value(content),
+            tool_calls: value(tool_calls),
+            status: text(status),
+            name: text(name),
         }
     }
 
