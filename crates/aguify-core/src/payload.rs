@@ -38,7 +38,7 @@ impl Payload {
     /// [`Payload::from_json`], `None` for a text that is no JSON a tree can hold (nested
     /// deeper than 128 levels, as serde_json's parser allows).
     pub fn read(text: &str) -> Option<Payload> {
-        match encode(text, Plain) {
+        match encode(text, Plain, None) {
             Some(s) => Some(Payload::of_written(s)),
             None => serde_json::from_str(text)
                 .ok()
@@ -107,20 +107,16 @@ impl Serialize for Payload {
 
 /// The compact text of a JSON text's tree, written without the tree: as `serde_json::to_string`
 /// writes it ([`Plain`]), or with its LangChain objects as `lc` writes them. `None` for a text
-/// it declines (a repeated key, an LangChain object `lc` declines): its tree tells.
-pub(crate) fn encode<L: LcObjects>(text: &str, lc: L) -> Option<String> {
-    encode_noting(text, lc, &mut Noted::default())
-}
-
-/// [`encode`], noting where the written values of some keys of the top object are.
-pub(crate) fn encode_noting<L: LcObjects>(text: &str, lc: L, noted: &mut Noted) -> Option<String> {
+/// it declines (a repeated key, an LangChain object `lc` declines): its tree tells. With
+/// `noted`, it notes where the written values of some keys of the top object are.
+pub(crate) fn encode<L: LcObjects>(text: &str, lc: L, noted: Option<&mut Noted>) -> Option<String> {
     let mut out = Vec::with_capacity(text.len());
     let mut de = serde_json::Deserializer::from_str(text);
     let encoder = Encode {
         out: &mut out,
         lc,
         head: None,
-        noted: Some(noted),
+        noted,
     };
     encoder.deserialize(&mut de).and_then(|()| de.end()).ok()?;
     String::from_utf8(out).ok()
@@ -197,7 +193,7 @@ pub(crate) struct Encode<'a, L> {
     pub out: &'a mut Vec<u8>,
     pub lc: L,
     pub head: Option<(&'static str, &'a str)>,
-    /// Notes the top object's values ([`encode_noting`]).
+    /// Notes the top object's values ([`encode`]).
     pub noted: Option<&'a mut Noted>,
 }
 

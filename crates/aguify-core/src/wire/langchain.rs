@@ -45,7 +45,7 @@ fn may_change(v: &Value) -> bool {
 }
 
 /// The tree normaliser. A state's messages are normalised as their text is written instead
-/// ([`normalized_text`], [`Normalise`]); both flatten a constructor by
+/// ([`Normalise`]); both flatten a constructor by
 /// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
 /// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
 fn normalize_in_place(v: &mut Value) {
@@ -109,8 +109,10 @@ fn constructor_head(m: &Map<String, Value>) -> Option<(&'static str, &str)> {
     Some(head.map_or(("__type__", class), |t| ("type", t)))
 }
 
-/// The text normaliser's LangChain objects ([`normalized_text`]): message constructors
-/// flattened, numbers as JavaScript writes them.
+/// The text normaliser's LangChain objects (`payload::encode(text, Normalise, …)`: a JSON
+/// text's value normalised as compact text, as the sinks write it, read without a tree;
+/// `None` when its tree must tell): message constructors flattened, numbers as JavaScript
+/// writes them.
 #[derive(Clone, Copy)]
 pub(crate) struct Normalise;
 
@@ -161,13 +163,6 @@ fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
 /// The class an lc object's `id` names (`["langgraph","types","Interrupt"]` → `Interrupt`).
 pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
     id.as_array()?.last()?.as_str()
-}
-
-/// A JSON text's value normalised ([`normalize_owned`]) as compact text, as the sinks write
-/// it (JavaScript's numbers), read without a tree; `None` when its tree must tell (a repeated
-/// key, an lc object other than a message constructor with its keys in LangChain's order).
-pub fn normalized_text(text: &str) -> Option<String> {
-    crate::payload::encode(text, Normalise)
 }
 
 /// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
@@ -373,23 +368,22 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// The fields of a message read from its text in parts: its head (`type` else `role`,
-    /// `id`, `tool_call_id`, when strings) and the texts of its `content`, `tool_calls`,
-    /// `status` and `name` values (`None`: absent).
-    pub(crate) fn of_parts(head: [Option<&'a str>; 3], parts: [Option<&'a str>; 4]) -> Self {
-        let head = head.map(|h| super::Lenient(h.map(Cow::Borrowed)));
-        let [kind, id, tool_call_id] = head;
+    /// The fields of a message read from its text in parts: the texts of its `type`,
+    /// `role`, `id`, `tool_call_id`, `content`, `tool_calls`, `status` and `name` values
+    /// (`None`: absent).
+    pub(crate) fn of_parts(parts: [Option<&'a str>; 8]) -> Self {
         let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok().map(Cow::Owned));
         let text = |t: Option<&'a str>| super::Lenient(t.and_then(super::string_text));
+        let [kind, role, id, tool_call_id, content, tool_calls, status, name] = parts;
         Fields {
-            kind,
-            role: super::Lenient(None),
-            id,
-            tool_call_id,
-            content: value(parts[0]),
-            tool_calls: value(parts[1]),
-            status: text(parts[2]),
-            name: text(parts[3]),
+            kind: text(kind),
+            role: text(role),
+            id: text(id),
+            tool_call_id: text(tool_call_id),
+            content: value(content),
+            tool_calls: value(tool_calls),
+            status: text(status),
+            name: text(name),
         }
     }
 
@@ -705,6 +699,7 @@ pub(crate) mod tests {
     /// a message constructor in LangChain's key order is left to the tree.
     #[test]
     fn normalized_text_is_the_normalized_tree_written() {
+        let normalized_text = |text: &str| crate::payload::encode(text, Normalise, None);
         let mut texts: Vec<String> = message_list().iter().map(Value::to_string).collect();
         texts.extend(
             [

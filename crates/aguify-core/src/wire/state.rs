@@ -97,13 +97,13 @@ impl SharedJson {
     }
 
     /// A message of a state's list, as its JSON text: normalised as it is read, or through
-    /// its tree when the text has what only the tree tells ([`langchain::normalized_text`]).
+    /// its tree when the text has what only the tree tells (`langchain::Normalise`).
     pub fn read(text: &str) -> Self {
         let mut noted = crate::payload::Noted {
             keys: Head::KEYS,
             at: vec![None; Head::KEYS.len()],
         };
-        match crate::payload::encode_noting(text, langchain::Normalise, &mut noted) {
+        match crate::payload::encode(text, langchain::Normalise, Some(&mut noted)) {
             Some(json) => SharedJson {
                 head: Head::noted(&json, &noted.at),
                 as_read: json == text,
@@ -132,16 +132,12 @@ impl SharedJson {
 
     /// What an AG-UI message is made of, read from the normalised text.
     fn fields(&self) -> Option<langchain::Fields<'_>> {
-        if let [_, _, _, _, content, tool_calls, status, name] = &self.parts[..] {
-            let part = |at: &Option<std::ops::Range<usize>>| self.json.get(at.clone()?);
-            let head = [&self.head.kind, &self.head.id, &self.head.tool_call_id];
-            let parts = [content, tool_calls, status, name].map(part);
-            return Some(langchain::Fields::of_parts(
-                head.map(|h| h.as_deref()),
-                parts,
-            ));
+        match <&[_; 8]>::try_from(&self.parts[..]) {
+            Ok(at) => Some(langchain::Fields::of_parts(
+                at.each_ref().map(|at| self.json.get(at.clone()?)),
+            )),
+            Err(_) => serde_json::from_str(&self.json).ok(),
         }
-        serde_json::from_str(&self.json).ok()
     }
 
     /// The value's compact JSON text.
