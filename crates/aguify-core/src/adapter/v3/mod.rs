@@ -433,40 +433,37 @@ fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
 
 impl super::Adapt for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
-        let ev: &Event = match kind {
-            RecordKind::V3 => match rec.v3.as_deref() {
-                Some(ev) => ev,
-                None => return Disposition::bad("expected a v3 protocol event"),
-            },
+        // A record is of kind V3 when it has a v3 event ([`super::classify`]).
+        if let Some(ev) = rec.v3.as_deref() {
+            if let Err(msg) = self.check_seq(rec, ev.seq.as_ref(), out) {
+                return Disposition::Bad(msg);
+            }
+            return match &ev.params {
+                Ok(p) => self.on_method(rec, ev, p, out),
+                Err(kind) => Disposition::bad(format!(
+                    "v3 `{}` event whose `params` is {kind}: expected an object {{namespace, data}}",
+                    ev.method
+                )),
+            };
+        }
+        match kind {
             RecordKind::ErrorLine(info) => {
                 // The error line names the exception; it replaces the root's `failed` message.
                 self.deferred_end = None;
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.reset_run();
-                return Disposition::Mapped;
+                Disposition::Mapped
             }
             RecordKind::Custom(..) => {
                 self.ensure_started(out);
                 out.push(custom_event(None, Payload::from_value(rec.value())));
-                return Disposition::Mapped;
+                Disposition::Mapped
             }
             RecordKind::RunMetadata { .. }
             | RecordKind::OtherStreamMode(_)
-            | RecordKind::Values(_) => {
-                return Disposition::Ignored("platform frame carrying no v3 event");
-            }
-            _ => return Disposition::bad("expected a v3 protocol event"),
-        };
-        if let Err(msg) = self.check_seq(rec, ev.seq.as_ref(), out) {
-            return Disposition::Bad(msg);
-        }
-        match &ev.params {
-            Ok(p) => self.on_method(rec, ev, p, out),
-            Err(kind) => Disposition::bad(format!(
-                "v3 `{}` event whose `params` is {kind}: expected an object {{namespace, data}}",
-                ev.method
-            )),
+            | RecordKind::Values(_) => Disposition::Ignored("platform frame carrying no v3 event"),
+            _ => Disposition::bad("expected a v3 protocol event"),
         }
     }
 
