@@ -11,7 +11,7 @@ use crate::adapter::content::{block_events, block_key, call_chunk, read_block};
 use crate::adapter::content::{reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
-use crate::wire::v3::{Data, Delta, Message};
+use crate::wire::v3::{Data, Delta, Event, Message, Params};
 use crate::wire::Object;
 
 #[derive(Default)]
@@ -263,12 +263,12 @@ impl V3Adapter {
     /// A `messages` event in namespace `ns`.
     pub(super) fn on_messages(
         &mut self,
-        ns: &str,
-        seq: Option<&Value>,
-        data: &Data,
+        ev: &Event,
+        p: &Params,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let data = match data {
+        let (ns, seq) = (p.key.as_str(), ev.seq.as_ref());
+        let data = match &p.data {
             Data::Message(m) => m,
             // In-process, a model that does not stream sends its whole message in the legacy
             // `[message, metadata]` shape; the state after it holds the message, and streams

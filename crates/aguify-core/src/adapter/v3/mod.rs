@@ -182,14 +182,8 @@ impl V3Adapter {
 
     /// A `values` event in namespace `ns`: the messages of a root state that never streamed,
     /// its `params.interrupts`, then the state ([`super::state_events`]).
-    fn on_values(
-        &mut self,
-        record: &Record,
-        ns: &str,
-        data: &Data,
-        interrupts: Option<&Value>,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+    fn on_values(&mut self, record: &Record, p: &Params, out: &mut Vec<ModelEvent>) -> Disposition {
+        let (ns, data) = (p.key.as_str(), &p.data);
         if !ns.is_empty() {
             return match self.subgraph_results(ns, record, out) {
                 true => Disposition::Mapped,
@@ -204,7 +198,7 @@ impl V3Adapter {
         if let Some(list) = snap.messages() {
             self.complete_from_state(list, out);
         }
-        let listed = self.interrupt(interrupts, out);
+        let listed = self.interrupt(p.interrupts.as_ref(), out);
         if super::state_events(snap, out) || listed {
             Disposition::Mapped
         } else {
@@ -267,7 +261,7 @@ impl V3Adapter {
                 Data::Lifecycle(l) => &**l,
                 _ => &empty,
             };
-            return self.on_lifecycle_event(ns, l, out);
+            return self.on_lifecycle(ns, l, out);
         }
         self.ensure_started(out);
         // A graph's own bookkeeping in a task's namespace: a graph runs there.
@@ -275,9 +269,9 @@ impl V3Adapter {
         self.run.nest.shows(ns, deep_only, out);
         self.run.nest.scope(ns, out);
         match method {
-            "messages" => self.on_messages(ns, ev.seq.as_ref(), data, out),
-            "tools" => self.on_tools(ns, data.value(), out),
-            "values" => self.on_values(record, ns, data, p.interrupts.as_ref(), out),
+            "messages" => self.on_messages(ev, p, out),
+            "tools" => self.on_tools(p, out),
+            "values" => self.on_values(record, p, out),
             "updates" => {
                 let Data::Value(data) = data else {
                     return Disposition::Ignored("node update (a partial state, not the state)");
@@ -330,12 +324,7 @@ impl V3Adapter {
     }
 
     /// A `lifecycle` event in namespace `ns`.
-    fn on_lifecycle_event(
-        &mut self,
-        ns: &str,
-        l: &Lifecycle,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+    fn on_lifecycle(&mut self, ns: &str, l: &Lifecycle, out: &mut Vec<ModelEvent>) -> Disposition {
         let event = l.event.as_ref().and_then(Value::as_str).unwrap_or_default();
         let starts = matches!(event, "running" | "started");
         // After the root's terminal lifecycle, records up to the next root start still belong
