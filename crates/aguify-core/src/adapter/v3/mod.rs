@@ -18,7 +18,7 @@ use super::str_field as s;
 use super::RecordKind;
 use super::{custom_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
-use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot, ToolResult};
 use crate::payload::Payload;
 use crate::wire::v3::{namespace_key, Data, Event, Lifecycle, Params};
 use message::OpenMessage;
@@ -238,9 +238,7 @@ impl V3Adapter {
             let call = call.into_owned();
             self.run.nest.answered(&call);
             if let Some(m) = m.to_agui(i) {
-                out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(
-                    m, call,
-                )));
+                out.push(ModelEvent::ToolEnd(ToolResult::of_item(m, call)));
             }
         }
         out.len() > n
