@@ -414,32 +414,18 @@ trait Adapt {
     /// One record of kind `kind` → model events.
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition;
     /// A warning about the record just fed (it was still converted).
-    fn take_warning(&mut self) -> Option<String> {
-        None
-    }
+    fn take_warning(&mut self) -> Option<String>;
     /// End of the file: close what the log left open (a run with no terminal is truncated).
-    fn finish(&mut self, _out: &mut Vec<ModelEvent>) {}
-}
-
-/// AG-UI input (captures of any AG-UI server): events pass through unchanged, so `check`
-/// and `timeline` can read them.
-struct Agui;
-
-impl Adapt for Agui {
-    fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
-        if *kind != RecordKind::Agui {
-            return Disposition::bad("expected an AG-UI event in an AG-UI capture");
-        }
-        out.push(ModelEvent::Native(rec.value().clone()));
-        Disposition::Mapped
-    }
+    fn finish(&mut self, out: &mut Vec<ModelEvent>);
 }
 
 /// Per-file routing: classify, lock the family, delegate.
 pub struct Router {
     forced: Option<Family>,
-    /// The file's family, from its first record of one, and that family's adapter.
-    adapter: Option<(Family, Box<dyn Adapt + Send>)>,
+    /// The file's family, from its first record of one, and that family's adapter (none for
+    /// AG-UI input, captures of any AG-UI server: events pass through unchanged, so `check`
+    /// and `timeline` can read them).
+    adapter: Option<(Family, Option<Box<dyn Adapt + Send>>)>,
 }
 
 impl Router {
@@ -477,24 +463,31 @@ impl Router {
                 self.adapter.insert((
                     f,
                     match f {
-                        Family::V2 => Box::<V2Adapter>::default(),
-                        Family::V3 => Box::<V3Adapter>::default(),
-                        Family::Agui => Box::new(Agui),
+                        Family::V2 => Some(Box::<V2Adapter>::default()),
+                        Family::V3 => Some(Box::<V3Adapter>::default()),
+                        Family::Agui => None,
                     },
                 ))
             }
         };
-        adapter.feed(rec, &kind, out)
+        match adapter {
+            Some(a) => a.feed(rec, &kind, out),
+            None if kind == RecordKind::Agui => {
+                out.push(ModelEvent::Native(rec.value().clone()));
+                Disposition::Mapped
+            }
+            None => Disposition::bad("expected an AG-UI event in an AG-UI capture"),
+        }
     }
 
     /// A warning about the record just fed (it was still converted).
     pub fn take_warning(&mut self) -> Option<String> {
-        self.adapter.as_mut()?.1.take_warning()
+        self.adapter.as_mut()?.1.as_mut()?.take_warning()
     }
 
     /// End of the file: close what the log left open (a run with no terminal is truncated).
     pub fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if let Some((_, a)) = &mut self.adapter {
+        if let Some((_, Some(a))) = &mut self.adapter {
             a.finish(out);
         }
     }

@@ -8,21 +8,14 @@
 use serde_json::Value;
 
 use crate::json::Field;
-use crate::model::InterruptInfo;
+use crate::model::ModelEvent;
 use crate::wire::{langchain as lc, pyrepr};
 
-/// What a tool's error was.
-#[derive(Debug, PartialEq)]
-pub enum ToolError {
-    /// The tool called `interrupt()`: these interrupts suspend it.
-    Interrupted(Vec<InterruptInfo>),
-    /// The tool raised: the result text (`Name: message`, or what the log has of it).
-    Failed(String),
-}
-
-/// Reads a tool error (`data.error`, as logged): each form gives the exception's class and
-/// what it was raised with (`GraphInterrupt`'s: its interrupts), and the text of a failure.
-pub fn read(err: &Value) -> ToolError {
+/// A tool error (`data.error`, as logged) of call `tool_call_id` (of tool `name`) → its model
+/// event: each form gives the exception's class and what it was raised with (`GraphInterrupt`'s:
+/// its interrupts, which suspend the call), and the text of a failure (`Name: message`, or what
+/// the log has of it), the call's result.
+pub fn read(err: &Value, tool_call_id: String, name: String) -> ModelEvent {
     let err = lc::normalize_cow(err);
     let (class, arg, text) = match &*err {
         // LangGraph.js: the message, a blank line, the stack; a `GraphInterrupt`'s message is
@@ -69,11 +62,14 @@ pub fn read(err: &Value) -> ToolError {
         other => (None, None, lc::tool_content_text(other)),
     };
     let ints = arg.filter(|_| class.is_some_and(is_interrupt));
-    let ints = ints.map(|a| super::interrupts_from(&a));
-    match ints.filter(|i| !i.is_empty()) {
-        Some(ints) => ToolError::Interrupted(ints),
-        None => ToolError::Failed(text),
+    let mut ints = ints.map(|a| super::interrupts_from(&a)).unwrap_or_default();
+    if ints.is_empty() {
+        return super::tool_failed(tool_call_id, Some(name), text);
     }
+    for i in &mut ints {
+        i.tool_call_id = Some(tool_call_id.clone());
+    }
+    ModelEvent::Interrupt(ints)
 }
 
 /// Whether `class` is one LangGraph raises for `interrupt()` (`NodeInterrupt`: its older name).
@@ -89,11 +85,19 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn ids(e: ToolError) -> Vec<String> {
+    fn read(err: &Value) -> ModelEvent {
+        super::read(err, "c1".into(), "f".into())
+    }
+
+    fn ids(e: ModelEvent) -> Vec<String> {
         match e {
-            ToolError::Interrupted(list) => list.into_iter().map(|i| i.id).collect(),
-            ToolError::Failed(t) => panic!("not an interrupt: {t}"),
+            ModelEvent::Interrupt(list) => list.into_iter().map(|i| i.id).collect(),
+            other => panic!("not an interrupt: {other:?}"),
         }
+    }
+
+    fn failed(text: &str) -> ModelEvent {
+        crate::adapter::tool_failed("c1".into(), Some("f".into()), text.into())
     }
 
     /// `interrupt()` in a tool, in the API, dumpd and JS forms: the interrupt, with its id
@@ -111,12 +115,13 @@ mod tests {
         for err in [api, dumpd, js] {
             assert_eq!(ids(read(&err)), ["i1"], "{err}");
         }
-        let ToolError::Interrupted(list) =
+        let ModelEvent::Interrupt(list) =
             read(&json!({"error": "GraphInterrupt", "message": repr}))
         else {
             panic!("an interrupt")
         };
         assert_eq!(list[0].value["message"], "Approve?");
+        assert_eq!(list[0].tool_call_id.as_deref(), Some("c1"));
     }
 
     /// A dumpd exception keeps its message from the repr (issue 22.8), as the API form has it.
@@ -125,19 +130,19 @@ mod tests {
         let dumpd = json!({"lc": 1, "type": "not_implemented", "id": ["builtins", "ValueError"],
             "repr": "ValueError('order service unavailable for A-1')"});
         let api = json!({"error": "ValueError", "message": "order service unavailable for A-1"});
-        let want = ToolError::Failed("ValueError: order service unavailable for A-1".into());
+        let want = failed("ValueError: order service unavailable for A-1");
         assert_eq!(read(&dumpd), want);
         assert_eq!(read(&api), want);
         let odd = json!({"lc": 1, "type": "not_implemented", "id": ["x", "E"], "repr": "E((("});
-        assert_eq!(read(&odd), ToolError::Failed("E(((".into()));
+        assert_eq!(read(&odd), failed("E((("));
         // Other errors stay errors, the first line of a JS string their text.
         assert_eq!(
             read(&json!("Error: boom\n    at f (x.js:1:1)")),
-            ToolError::Failed("Error: boom".into())
+            failed("Error: boom")
         );
         assert_eq!(
             read(&json!({"error": "GraphInterrupt", "message": "not a repr ((("})),
-            ToolError::Failed("GraphInterrupt: not a repr (((".into())
+            failed("GraphInterrupt: not a repr (((")
         );
     }
 }

@@ -210,7 +210,6 @@ impl V2Adapter {
 impl super::Adapt for V2Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
         match kind {
-            RecordKind::V2 => {}
             RecordKind::RunMetadata { run_id, thread_id } => {
                 self.hint_run_id = run_id.clone();
                 self.hint_thread_id = thread_id.clone().or(self.hint_thread_id.take());
@@ -249,7 +248,8 @@ impl super::Adapt for V2Adapter {
                     "platform stream mode aguify does not map (updates, messages, debug…)",
                 )
             }
-            _ => return Disposition::bad("expected a v2 event"),
+            // A v2 event: the router gives an adapter no other family's records.
+            _ => {}
         }
         self.saw_events = true;
         let Some(ev) = rec.v2.as_deref() else {

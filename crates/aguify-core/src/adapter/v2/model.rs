@@ -11,6 +11,7 @@ use super::V2Adapter;
 use crate::adapter::{completion, content, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
+use crate::wire::state::State;
 use crate::wire::v2::{Data, Event, MessageCalls, MessageChunk};
 
 /// The message ids of the latest 4,096 model runs that ended (a late chunk or end of theirs
@@ -216,11 +217,7 @@ impl V2Adapter {
 
     /// Model runs that streamed and never ended, at the root's end: the final state's
     /// message completes each (text and arguments) and ends it.
-    pub(super) fn complete_from_state(
-        &mut self,
-        state: &crate::wire::state::State,
-        out: &mut Vec<ModelEvent>,
-    ) {
+    pub(super) fn complete_from_state(&mut self, state: &State, out: &mut Vec<ModelEvent>) {
         for (run_id, message_id) in self.open_models(|_| true) {
             let mut list = state.messages.iter().rev();
             let found = list.find(|m| m.kind() == Some("ai") && same_message(m.id(), &message_id));

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::V2Adapter;
-use crate::adapter::{json_text, str_field as s, tool_end, tool_error, tool_failed, Disposition};
+use crate::adapter::{json_text, str_field as s, tool_end, tool_error, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 use crate::wire::v2::{Data, Event, MessageCalls};
@@ -119,21 +119,15 @@ impl V2Adapter {
             "on_tool_error" => {
                 let data = ev.data.value();
                 let call_id = s(data, "tool_call_id");
-                let read = tool_error::read(data.get("error").unwrap_or(&Value::Null));
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
-                match read {
-                    // `interrupt()` inside the tool: the call waits for the resume run.
-                    tool_error::ToolError::Interrupted(mut ints) => {
-                        for i in &mut ints {
-                            i.tool_call_id = Some(id.clone());
-                        }
-                        out.push(ModelEvent::Interrupt(ints));
-                    }
-                    tool_error::ToolError::Failed(text) => {
-                        self.run.nest.tool_ended(&id);
-                        out.push(tool_failed(id, Some(name), text))
-                    }
+                // A failure ends the call; `interrupt()` inside the tool suspends it (it waits
+                // for the resume run).
+                let error = data.get("error").unwrap_or(&Value::Null);
+                let read = tool_error::read(error, id, name);
+                if let ModelEvent::ToolEnd(r) = &read {
+                    self.run.nest.tool_ended(&r.tool_call_id);
                 }
+                out.push(read);
                 Disposition::Mapped
             }
             _ => Disposition::Ignored("tool event of no AG-UI meaning"),

@@ -28,9 +28,8 @@ impl V2Adapter {
         if self.saw_events {
             return Disposition::Ignored("messages stream part repeating the events stream");
         }
-        let Some(chunk) = data.as_array().and_then(|a| a.first()) else {
-            return Disposition::bad("messages part: expected [message, metadata]");
-        };
+        // Its message chunk, an object ([`crate::adapter::classify`]).
+        let chunk = &data[0];
         let run_meta = data.get(1);
         let traced = |k: &str| run_meta.and_then(|m| m.field_str(k));
         self.ensure_started(out);

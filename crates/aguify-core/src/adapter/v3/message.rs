@@ -11,7 +11,7 @@ use crate::adapter::content::{block_events, block_key, call_chunk, read_block};
 use crate::adapter::content::{reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::model::{ModelEvent, Usage};
-use crate::wire::v3::{Data, Delta, Message};
+use crate::wire::v3::{Data, Delta, Event, Message, Params};
 use crate::wire::Object;
 
 #[derive(Default)]
@@ -98,11 +98,11 @@ struct Block {
 }
 
 impl Block {
-    /// Emits `content` of the block of key `index` (text, reasoning, a signature or a
-    /// redacted value), noting what was emitted.
-    fn emit(&mut self, mid: &str, index: &str, content: Content<'_>, out: &mut Vec<ModelEvent>) {
+    /// Emits `content` of the block `at` (its message id and key: text, reasoning, a signature
+    /// or a redacted value), noting what was emitted.
+    fn emit(&mut self, at: (&str, &str), content: Content<'_>, out: &mut Vec<ModelEvent>) {
         let first = out.len();
-        block_events(mid, index, content, out);
+        block_events(at.0, at.1, content, out);
         for e in &out[first..] {
             match e {
                 ModelEvent::TextDelta { text, .. } | ModelEvent::ReasoningDelta { text, .. } => {
@@ -130,14 +130,132 @@ impl Block {
     /// A provider reasoning block's fragment (Bedrock `reasoning_content` in LangGraph.js,
     /// issue 39.4), appended as it came; Anthropic's signature arrives alone as
     /// `fields.signature`.
-    fn fragment(&mut self, mid: &str, index: &str, fields: &Value, out: &mut Vec<ModelEvent>) {
+    fn fragment(&mut self, at: (&str, &str), fields: &Value, out: &mut Vec<ModelEvent>) {
         let (parts, signature) = match read_block(fields) {
             Content::Reasoning { parts, signature } => (parts, signature),
             _ => (vec![], None),
         };
         let signature = fields.field_str("signature").or(signature);
         let signature = signature.filter(|s| !s.is_empty());
-        self.emit(mid, index, Content::Reasoning { parts, signature }, out);
+        self.emit(at, Content::Reasoning { parts, signature }, out);
+    }
+
+    /// A block's start: its content (text, reasoning, a tool call's id, name and args).
+    fn start(&mut self, at: (&str, &str), content: Option<&Value>, out: &mut Vec<ModelEvent>) {
+        let Some(c) = content.map(unwrap_non_standard) else {
+            return;
+        };
+        match read_block(c) {
+            Content::ToolCall => {
+                self.tool_id = s(c, "id");
+                let args = match args_of(c) {
+                    Some((a, true)) => {
+                        self.args_whole = Some(a);
+                        String::new()
+                    }
+                    other => other.map(|(a, _)| a).unwrap_or_default(),
+                };
+                self.tool_chunk(at, self.tool_id.clone(), s(c, "name"), args, out);
+            }
+            other => self.emit(at, other, out),
+        }
+    }
+
+    /// A block's delta.
+    fn delta(&mut self, at: (&str, &str), delta: &Delta, out: &mut Vec<ModelEvent>) {
+        let (text, reasoning_text) = (delta.text.0.as_deref(), delta.reasoning.0.as_deref());
+        match delta.kind() {
+            "text-delta" | "text" => self.emit(at, Content::Text(text.unwrap_or("")), out),
+            "reasoning-delta" | "reasoning" => {
+                self.emit(at, reasoning(reasoning_text.unwrap_or(""), None), out)
+            }
+            "tool-call-delta" | "tool_call_chunk" => {
+                let id = delta.id.0.clone().or_else(|| self.tool_id.clone());
+                let args = delta.args.0.clone().unwrap_or_default();
+                self.tool_chunk(at, id, delta.name.0.clone(), args, out);
+            }
+            "block-delta" => {
+                if let Some(fields) = &delta.fields.0 {
+                    self.fragment(at, fields, out)
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A block's finish: what only the finish carries is emitted (the missing tail of the text,
+    /// the signature, a redacted value, the tool call's args). Returns a warning when the
+    /// finish's args contradict the args already streamed.
+    fn finish(
+        &mut self,
+        at: (&str, &str),
+        content: Option<&Value>,
+        out: &mut Vec<ModelEvent>,
+    ) -> Option<String> {
+        let c = unwrap_non_standard(content?);
+        match read_block(c) {
+            Content::ToolCall => return self.tool_finish(at, c, out),
+            Content::Redacted(d) if !self.encrypted_sent => {
+                self.emit(at, Content::Redacted(d), out)
+            }
+            Content::Text(full) => {
+                let rest = missing_tail(&self.emitted, full);
+                self.emit(at, Content::Text(rest), out);
+            }
+            Content::Reasoning { parts, signature } => {
+                let full: String = parts.iter().map(|(_, t)| *t).collect();
+                let rest = missing_tail(&self.emitted, &full);
+                let signature = signature.filter(|_| !self.encrypted_sent);
+                self.emit(at, reasoning(rest, signature), out);
+            }
+            Content::Redacted(_) | Content::Other => {}
+        }
+        None
+    }
+
+    /// A tool call block's finish: the args not streamed before it are emitted now (all of
+    /// them for a call whose args arrive only here). See [`completion::args`] for args that
+    /// contradict the streamed text.
+    fn tool_finish(
+        &mut self,
+        at: (&str, &str),
+        c: &Value,
+        out: &mut Vec<ModelEvent>,
+    ) -> Option<String> {
+        let (mid, index) = at;
+        let full = args_of(c).map(|(a, _)| a).or(self.args_whole.take());
+        let id = s(c, "id").filter(|i| !i.is_empty());
+        // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the
+        // mapper names a call it never got an id for; its tool run is paired with it by name
+        // and order.
+        let id = id.or_else(|| self.tool_id.clone()).unwrap_or_else(|| {
+            self.idless = Some(s(c, "name"));
+            let made_up = lc::made_up_call_id(mid, index);
+            self.tool_id = Some(made_up.clone());
+            made_up
+        });
+        let mut warning = None;
+        let rest = match full {
+            Some(full) => match completion::args(&self.emitted, &full) {
+                Some(rest) => Some(rest.to_string()).filter(|r| !r.is_empty()),
+                None => {
+                    warning = Some(format!(
+                        "tool call '{id}': the args at its finish ({full}) differ from the args \
+                         streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
+                        self.emitted
+                    ));
+                    None
+                }
+            },
+            // Never announced and no args anywhere: a call without arguments.
+            None if !self.tool_sent => Some("{}".to_string()),
+            None => None,
+        };
+        if rest.is_some() || !self.tool_sent || self.idless.is_some() {
+            let args = rest.unwrap_or_default();
+            self.tool_chunk(at, Some(id), s(c, "name"), args, out);
+        }
+        warning
     }
 }
 
@@ -145,12 +263,12 @@ impl V3Adapter {
     /// A `messages` event in namespace `ns`.
     pub(super) fn on_messages(
         &mut self,
-        ns: &str,
-        seq: Option<&Value>,
-        data: &Data,
+        ev: &Event,
+        p: &Params,
         out: &mut Vec<ModelEvent>,
     ) -> Disposition {
-        let data = match data {
+        let (ns, seq) = (p.key.as_str(), ev.seq.as_ref());
+        let data = match &p.data {
             Data::Message(m) => m,
             // In-process, a model that does not stream sends its whole message in the legacy
             // `[message, metadata]` shape; the state after it holds the message, and streams
@@ -281,14 +399,14 @@ impl V3Adapter {
             // start can continue another block).
             ("content-block-start", _) if continued => {
                 if let Some(c) = start.map(unwrap_non_standard) {
-                    block.fragment(mid, &key, c, out);
+                    block.fragment((mid, &key), c, out);
                 }
             }
-            ("content-block-start", _) => block_start((mid, &key), block, start, out),
-            (_, Some(Object(Ok(d)))) => block_delta((mid, &key), block, d, out),
+            ("content-block-start", _) => block.start((mid, &key), start, out),
+            (_, Some(Object(Ok(d)))) => block.delta((mid, &key), d, out),
             _ => {
                 let content = data.content.0.as_ref();
-                if let Some(w) = block_finish((mid, &key), block, content, out) {
+                if let Some(w) = block.finish((mid, &key), content, out) {
                     self.warning = Some(w);
                 }
                 // A block with a call id is a tool call (its finish named the id or made one up).
@@ -331,86 +449,6 @@ fn args_of(c: &Value) -> Option<(String, bool)> {
     }
 }
 
-fn block_start(
-    at: (&str, &str),
-    block: &mut Block,
-    content: Option<&Value>,
-    out: &mut Vec<ModelEvent>,
-) {
-    let Some(c) = content.map(unwrap_non_standard) else {
-        return;
-    };
-    match read_block(c) {
-        Content::ToolCall => {
-            block.tool_id = s(c, "id");
-            let args = match args_of(c) {
-                Some((a, true)) => {
-                    block.args_whole = Some(a);
-                    String::new()
-                }
-                other => other.map(|(a, _)| a).unwrap_or_default(),
-            };
-            block.tool_chunk(at, block.tool_id.clone(), s(c, "name"), args, out);
-        }
-        other => block.emit(at.0, at.1, other, out),
-    }
-}
-
-fn block_delta(at: (&str, &str), block: &mut Block, delta: &Delta, out: &mut Vec<ModelEvent>) {
-    let (text, reasoning_text) = (delta.text.0.as_deref(), delta.reasoning.0.as_deref());
-    match delta.kind() {
-        "text-delta" | "text" => block.emit(at.0, at.1, Content::Text(text.unwrap_or("")), out),
-        "reasoning-delta" | "reasoning" => block.emit(
-            at.0,
-            at.1,
-            reasoning(reasoning_text.unwrap_or(""), None),
-            out,
-        ),
-        "tool-call-delta" | "tool_call_chunk" => {
-            let id = delta.id.0.clone().or_else(|| block.tool_id.clone());
-            let args = delta.args.0.clone().unwrap_or_default();
-            block.tool_chunk(at, id, delta.name.0.clone(), args, out);
-        }
-        "block-delta" => {
-            if let Some(fields) = &delta.fields.0 {
-                block.fragment(at.0, at.1, fields, out)
-            }
-        }
-        _ => {}
-    }
-}
-
-/// A block's finish: what only the finish carries is emitted (the missing tail of the text,
-/// the signature, a redacted value, the tool call's args). Returns a warning when the
-/// finish's args contradict the args already streamed.
-fn block_finish(
-    at: (&str, &str),
-    block: &mut Block,
-    content: Option<&Value>,
-    out: &mut Vec<ModelEvent>,
-) -> Option<String> {
-    let c = unwrap_non_standard(content?);
-    let (mid, index) = at;
-    match read_block(c) {
-        Content::ToolCall => return tool_finish(at, block, c, out),
-        Content::Redacted(d) if !block.encrypted_sent => {
-            block.emit(mid, index, Content::Redacted(d), out)
-        }
-        Content::Text(full) => {
-            let rest = missing_tail(&block.emitted, full);
-            block.emit(mid, index, Content::Text(rest), out);
-        }
-        Content::Reasoning { parts, signature } => {
-            let full: String = parts.iter().map(|(_, t)| *t).collect();
-            let rest = missing_tail(&block.emitted, &full);
-            let signature = signature.filter(|_| !block.encrypted_sent);
-            block.emit(mid, index, reasoning(rest, signature), out);
-        }
-        Content::Redacted(_) | Content::Other => {}
-    }
-    None
-}
-
 /// Text that only the finish carries (JS drops some deltas): the part of `full` after what
 /// was emitted. JS OpenAI reasoning finishes with the text "undefinedundefined…": not text.
 fn missing_tail<'a>(emitted: &str, full: &'a str) -> &'a str {
@@ -418,50 +456,6 @@ fn missing_tail<'a>(emitted: &str, full: &'a str) -> &'a str {
     completion::text(emitted, full)
         .filter(|_| !js_undefined)
         .unwrap_or("")
-}
-
-/// A tool call block's finish: the args not streamed before it are emitted now (all of them
-/// for a call whose args arrive only here). See [`completion::args`] for args that contradict the
-/// streamed text.
-fn tool_finish(
-    at: (&str, &str),
-    block: &mut Block,
-    c: &Value,
-    out: &mut Vec<ModelEvent>,
-) -> Option<String> {
-    let (mid, index) = at;
-    let full = args_of(c).map(|(a, _)| a).or(block.args_whole.take());
-    let id = s(c, "id").filter(|i| !i.is_empty());
-    // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the mapper
-    // names a call it never got an id for; its tool run is paired with it by name and order.
-    let id = id.or_else(|| block.tool_id.clone()).unwrap_or_else(|| {
-        block.idless = Some(s(c, "name"));
-        let made_up = lc::made_up_call_id(mid, index);
-        block.tool_id = Some(made_up.clone());
-        made_up
-    });
-    let mut warning = None;
-    let rest = match full {
-        Some(full) => match completion::args(&block.emitted, &full) {
-            Some(rest) => Some(rest.to_string()).filter(|r| !r.is_empty()),
-            None => {
-                warning = Some(format!(
-                    "tool call '{id}': the args at its finish ({full}) differ from the args \
-                     streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
-                    block.emitted
-                ));
-                None
-            }
-        },
-        // Never announced and no args anywhere: a call without arguments.
-        None if !block.tool_sent => Some("{}".to_string()),
-        None => None,
-    };
-    if rest.is_some() || !block.tool_sent || block.idless.is_some() {
-        let args = rest.unwrap_or_default();
-        block.tool_chunk(at, Some(id), s(c, "name"), args, out);
-    }
-    warning
 }
 
 /// A message ends (with `usage`, else the usage it was given): the whole args of a tool call

@@ -18,7 +18,7 @@ use super::str_field as s;
 use super::RecordKind;
 use super::{custom_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
-use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot, ToolResult};
 use crate::payload::Payload;
 use crate::wire::v3::{namespace_key, Data, Event, Lifecycle, Params};
 use message::OpenMessage;
@@ -182,14 +182,8 @@ impl V3Adapter {
 
     /// A `values` event in namespace `ns`: the messages of a root state that never streamed,
     /// its `params.interrupts`, then the state ([`super::state_events`]).
-    fn on_values(
-        &mut self,
-        record: &Record,
-        ns: &str,
-        data: &Data,
-        interrupts: Option<&Value>,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+    fn on_values(&mut self, record: &Record, p: &Params, out: &mut Vec<ModelEvent>) -> Disposition {
+        let (ns, data) = (p.key.as_str(), &p.data);
         if !ns.is_empty() {
             return match self.subgraph_results(ns, record, out) {
                 true => Disposition::Mapped,
@@ -204,7 +198,7 @@ impl V3Adapter {
         if let Some(list) = snap.messages() {
             self.complete_from_state(list, out);
         }
-        let listed = self.interrupt(interrupts, out);
+        let listed = self.interrupt(p.interrupts.as_ref(), out);
         if super::state_events(snap, out) || listed {
             Disposition::Mapped
         } else {
@@ -244,9 +238,7 @@ impl V3Adapter {
             let call = call.into_owned();
             self.run.nest.answered(&call);
             if let Some(m) = m.to_agui(i) {
-                out.push(ModelEvent::ToolEnd(crate::model::ToolResult::of_item(
-                    m, call,
-                )));
+                out.push(ModelEvent::ToolEnd(ToolResult::of_item(m, call)));
             }
         }
         out.len() > n
@@ -267,7 +259,7 @@ impl V3Adapter {
                 Data::Lifecycle(l) => &**l,
                 _ => &empty,
             };
-            return self.on_lifecycle_event(ns, l, out);
+            return self.on_lifecycle(ns, l, out);
         }
         self.ensure_started(out);
         // A graph's own bookkeeping in a task's namespace: a graph runs there.
@@ -275,9 +267,9 @@ impl V3Adapter {
         self.run.nest.shows(ns, deep_only, out);
         self.run.nest.scope(ns, out);
         match method {
-            "messages" => self.on_messages(ns, ev.seq.as_ref(), data, out),
-            "tools" => self.on_tools(ns, data.value(), out),
-            "values" => self.on_values(record, ns, data, p.interrupts.as_ref(), out),
+            "messages" => self.on_messages(ev, p, out),
+            "tools" => self.on_tools(p, out),
+            "values" => self.on_values(record, p, out),
             "updates" => {
                 let Data::Value(data) = data else {
                     return Disposition::Ignored("node update (a partial state, not the state)");
@@ -330,12 +322,7 @@ impl V3Adapter {
     }
 
     /// A `lifecycle` event in namespace `ns`.
-    fn on_lifecycle_event(
-        &mut self,
-        ns: &str,
-        l: &Lifecycle,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+    fn on_lifecycle(&mut self, ns: &str, l: &Lifecycle, out: &mut Vec<ModelEvent>) -> Disposition {
         let event = l.event.as_ref().and_then(Value::as_str).unwrap_or_default();
         let starts = matches!(event, "running" | "started");
         // After the root's terminal lifecycle, records up to the next root start still belong
@@ -433,40 +420,37 @@ fn lifecycle_error(error: Option<&Value>, what: &str) -> ErrorInfo {
 
 impl super::Adapt for V3Adapter {
     fn feed(&mut self, rec: &Record, kind: &RecordKind, out: &mut Vec<ModelEvent>) -> Disposition {
-        let ev: &Event = match kind {
-            RecordKind::V3 => match rec.v3.as_deref() {
-                Some(ev) => ev,
-                None => return Disposition::bad("expected a v3 protocol event"),
-            },
+        // A record is of kind V3 when it has a v3 event ([`super::classify`]).
+        if let Some(ev) = rec.v3.as_deref() {
+            if let Err(msg) = self.check_seq(rec, ev.seq.as_ref(), out) {
+                return Disposition::Bad(msg);
+            }
+            return match &ev.params {
+                Ok(p) => self.on_method(rec, ev, p, out),
+                Err(kind) => Disposition::bad(format!(
+                    "v3 `{}` event whose `params` is {kind}: expected an object {{namespace, data}}",
+                    ev.method
+                )),
+            };
+        }
+        match kind {
             RecordKind::ErrorLine(info) => {
                 // The error line names the exception; it replaces the root's `failed` message.
                 self.deferred_end = None;
                 self.ensure_started(out);
                 out.push(ModelEvent::RunFailed(info.clone()));
                 self.reset_run();
-                return Disposition::Mapped;
+                Disposition::Mapped
             }
             RecordKind::Custom(..) => {
                 self.ensure_started(out);
                 out.push(custom_event(None, Payload::from_value(rec.value())));
-                return Disposition::Mapped;
+                Disposition::Mapped
             }
             RecordKind::RunMetadata { .. }
             | RecordKind::OtherStreamMode(_)
-            | RecordKind::Values(_) => {
-                return Disposition::Ignored("platform frame carrying no v3 event");
-            }
-            _ => return Disposition::bad("expected a v3 protocol event"),
-        };
-        if let Err(msg) = self.check_seq(rec, ev.seq.as_ref(), out) {
-            return Disposition::Bad(msg);
-        }
-        match &ev.params {
-            Ok(p) => self.on_method(rec, ev, p, out),
-            Err(kind) => Disposition::bad(format!(
-                "v3 `{}` event whose `params` is {kind}: expected an object {{namespace, data}}",
-                ev.method
-            )),
+            | RecordKind::Values(_) => Disposition::Ignored("platform frame carrying no v3 event"),
+            _ => Disposition::bad("expected a v3 protocol event"),
         }
     }
 

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::{V3Adapter, IDLESS_TOOLS_WARNING};
 use crate::adapter::{json_text, lc, str_field as s, tool_end, tool_failed, Disposition};
 use crate::model::ModelEvent;
+use crate::wire::v3::Params;
 
 /// A tool call the log gave no id: the id made up for it, its name and args, and how far
 /// its tool run got.
@@ -20,12 +21,8 @@ pub(super) struct IdlessCall {
 
 impl V3Adapter {
     /// A `tools` event in namespace `ns`.
-    pub(super) fn on_tools(
-        &mut self,
-        ns: &str,
-        data: &Value,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
+    pub(super) fn on_tools(&mut self, p: &Params, out: &mut Vec<ModelEvent>) -> Disposition {
+        let (ns, data) = (p.key.as_str(), p.data.value());
         let id = match data.field("tool_call_id") {
             Some(Value::String(id)) if id.is_empty() => self.idless_call(data),
             Some(Value::String(id)) => id.clone(),
