@@ -124,7 +124,7 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
             );
             // The typed reader reads `data` by the event's kind, not its keys or a chunk's
             // class: the outline of `data` is read from the tree.
-            let v = adapter::v2_payload(rec);
+            let v = crate::wire::v2::payload(rec.value(), rec.sse_event.as_deref());
             if let Some(Value::Object(d)) = v.get("data") {
                 let keys: Vec<&str> = d.keys().map(String::as_str).collect();
                 out.push_str(&format!(" data{{{}}}", keys.join(",")));

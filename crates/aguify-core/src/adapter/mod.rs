@@ -109,12 +109,6 @@ impl RecordKind<'_> {
     }
 }
 
-/// The v2 event payload of a record: the record itself, or `data` of an SSE `events` frame /
-/// SDK `{"event":"events","data":…}` part.
-pub fn v2_payload(rec: &Record) -> &Value {
-    crate::wire::v2::payload(rec.value(), rec.sse_event.as_deref())
-}
-
 /// Classifies a record by its shape (docs/inputs.md).
 pub fn classify(rec: &Record) -> RecordKind<'_> {
     if rec.v3.is_some() {
