@@ -116,12 +116,10 @@ impl<S: Sink> Observer for ConvertObserver<S> {
 
 /// `convert --to FORMAT --threads N` into a discarding writer. Returns the AG-UI event count.
 fn convert(bytes: &[u8], format: sink::Format, threads: usize) -> u64 {
+    let bytes = io::Cursor::new(bytes.to_vec());
     let input = Input {
         name: "bench".into(),
-        reader: Box::new(io::BufReader::with_capacity(
-            256 * 1024,
-            io::Cursor::new(bytes.to_vec()),
-        )),
+        open: Box::new(|| Ok(Box::new(io::BufReader::with_capacity(256 * 1024, bytes)))),
         rereadable: false,
     };
     let mut obs = ConvertObserver {

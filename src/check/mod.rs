@@ -573,7 +573,7 @@ pub fn check_path(path: &str, opts: &Options, config: &Config) -> Result<FileRep
     }
     let input = Input {
         name: Arc::from(path),
-        reader: Box::new(r),
+        open: Box::new(|| Ok(Box::new(r))),
         rereadable,
     };
     check_input(input, vec![], opts, config)

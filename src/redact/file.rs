@@ -113,7 +113,7 @@ impl Reader<'_, '_> {
         bad: &mut dyn FnMut(u64, &str),
     ) -> io::Result<()> {
         let value = (!text.trim().is_empty()).then(|| {
-            parse_json(text).or_else(|why| {
+            parse_json(text, false).or_else(|why| {
                 self.summary.bad_lines += 1;
                 bad(number, &why);
                 // JSON, not an object: its strings replaced all the same.
@@ -137,13 +137,9 @@ impl Reader<'_, '_> {
         event: Option<&str>,
     ) -> io::Result<(slim::Kind, String)> {
         let kind = slim::kind(&v, event, &mut self.last_seq);
-        let rec = Record::new(
-            Origin::default(),
-            1,
-            event.map(str::to_string),
-            RecordText::from(text),
-            v.clone(),
-        );
+        let (sse_event, text_of) = (event.map(str::to_string), RecordText::from(text));
+        let rec = Record::read(Origin::default(), 1, sse_event, text_of, |_| Ok(v.clone()))
+            .map_err(|bad| io::Error::other(bad.message))?;
         self.redactor.record(&mut v, event, &classify(&rec));
         Ok((kind, serde_json::to_string(&v).map_err(io::Error::other)?))
     }

@@ -18,12 +18,16 @@ use crate::input::{
 use crate::mapper::{MapOptions, Mapper};
 use crate::model::ModelEvent;
 
-/// One input: a display name (`-` for stdin) and its reader.
+/// What opens an input's bytes, called when the pipeline reaches the input (and dropped, the
+/// file closed, when it is done with it).
+pub type Opener = Box<dyn FnOnce() -> io::Result<Box<dyn BufRead + Send>> + Send>;
+
+/// One input: a display name (`-` for stdin) and how to open its bytes.
 pub struct Input {
     /// The name problems and origins carry: a path, or `-`.
     pub name: Arc<str>,
-    /// The input's bytes.
-    pub reader: Box<dyn BufRead + Send>,
+    /// Opens the input's bytes (a wrapper, such as a progress bar, can wrap what it opens).
+    pub open: Opener,
     /// `name` is the path of a regular file, which can be read again (a long last line is
     /// remembered by its place, not held).
     pub rereadable: bool,
@@ -31,21 +35,25 @@ pub struct Input {
 
 impl Input {
     /// A path, or stdin for `-`. A path is looked up now (a missing file fails here) but
-    /// opened only when the pipeline first reads it, and closed when it is done with it: many
+    /// opened only when the pipeline reaches it, and closed when it is done with it: many
     /// files take one descriptor and one read buffer at a time.
     pub fn open(path: &str) -> Result<Input, Error> {
-        let stdin = || io::BufReader::with_capacity(256 * 1024, IdleHint::new(io::stdin()));
-        let (reader, rereadable): (Box<dyn BufRead + Send>, bool) = match path {
-            "-" => (Box::new(stdin()), false),
+        fn buffered<R: io::Read + Send + 'static>(r: R) -> Box<dyn BufRead + Send> {
+            Box::new(io::BufReader::with_capacity(256 * 1024, r))
+        }
+        let (open, rereadable): (Opener, bool) = match path {
+            "-" => (Box::new(|| Ok(buffered(IdleHint::new(io::stdin())))), false),
             _ => {
                 let meta = std::fs::metadata(path).map_err(Error::input(path))?;
-                let (path, reader) = (path.into(), None);
-                (Box::new(OpenWhenRead { path, reader }), meta.is_file())
+                let path = std::path::PathBuf::from(path);
+                let open = || Ok(buffered(IdleHint::new(std::fs::File::open(path)?)));
+                (Box::new(open), meta.is_file())
             }
         };
+        let name = Arc::from(path);
         Ok(Input {
-            name: Arc::from(path),
-            reader,
+            name,
+            open,
             rereadable,
         })
     }
@@ -54,45 +62,8 @@ impl Input {
     pub fn from_bytes(name: &str, bytes: Vec<u8>) -> Input {
         Input {
             name: Arc::from(name),
-            reader: Box::new(io::Cursor::new(bytes)),
+            open: Box::new(|| Ok(Box::new(io::Cursor::new(bytes)))),
             rereadable: false,
-        }
-    }
-}
-
-/// A file opened (and its buffer made) at its first read ([`Input::open`]).
-struct OpenWhenRead {
-    path: std::path::PathBuf,
-    reader: Option<io::BufReader<IdleHint<std::fs::File>>>,
-}
-
-impl OpenWhenRead {
-    fn reader(&mut self) -> io::Result<&mut io::BufReader<IdleHint<std::fs::File>>> {
-        let r = match self.reader.take() {
-            Some(r) => r,
-            None => {
-                let f = std::fs::File::open(&self.path)?;
-                io::BufReader::with_capacity(256 * 1024, IdleHint::new(f))
-            }
-        };
-        Ok(self.reader.insert(r))
-    }
-}
-
-impl io::Read for OpenWhenRead {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        self.reader()?.read(buf)
-    }
-}
-
-impl BufRead for OpenWhenRead {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.reader()?.fill_buf()
-    }
-
-    fn consume(&mut self, amt: usize) {
-        if let Some(r) = &mut self.reader {
-            r.consume(amt);
         }
     }
 }
@@ -244,7 +215,8 @@ fn timestamp_warning(what: &str) -> String {
 pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result<Stats, Error> {
     let mut conversion = Conversion::new(opts);
     for input in inputs {
-        let mut file = FileRead::new(input.name, input.rereadable, input.reader, opts);
+        let reader = (input.open)().map_err(Error::input(&input.name))?;
+        let mut file = FileRead::new(input.name, input.rereadable, reader, opts);
         while !conversion.pump(&mut file, obs)? {
             obs.input_idle().map_err(Error::Output)?;
         }

@@ -17,14 +17,15 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     let mut total = file::Summary::default();
     // Redacts one input into `out`, counting into `total`, reporting its bad lines.
     let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
-        let mut input = aguify::pipeline::Input::open(f)?;
+        let input = aguify::pipeline::Input::open(f)?;
         let shown = match (f.as_str(), &args.stdin.stdin_filename) {
             ("-", Some(n)) => n.clone(),
             _ => f.to_string(),
         };
         let mut bad =
             |line, why: &str| eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
-        let redacted = file::redact(&mut input.reader, out, opts, &mut total, &mut bad);
+        let redacted =
+            (input.open)().and_then(|mut r| file::redact(&mut r, out, opts, &mut total, &mut bad));
         Ok(redacted.map_err(aguify::Error::input(&shown))?)
     };
     match to_dir {

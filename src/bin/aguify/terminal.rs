@@ -125,10 +125,12 @@ pub fn open_inputs(
                 restart: restart.clone(),
                 deleted_told: false,
             };
-            input.reader = Box::new(io::BufReader::with_capacity(256 * 1024, reader));
+            input.open =
+                Box::new(|| Ok(Box::new(io::BufReader::with_capacity(256 * 1024, reader))));
             input.rereadable = false;
-        } else if let Some(pb) = &progress {
-            input.reader = Box::new(pb.wrap_read(input.reader));
+        } else if let Some(pb) = progress.clone() {
+            let open = input.open;
+            input.open = Box::new(move || Ok(Box::new(pb.wrap_read(open()?))));
         }
         Ok(input)
     };

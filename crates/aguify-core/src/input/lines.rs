@@ -28,10 +28,7 @@ pub struct LineReader<R> {
 
 /// One line: its 1-based number and its text (or why it could not be read as text): a short
 /// line's borrowed from the reader's buffer, a long one's owned (see [`TAKE_LINE_BYTES`]).
-pub struct RawLine<'a> {
-    pub number: u64,
-    pub text: Result<Cow<'a, str>, BadLine>,
-}
+pub type RawLine<'a> = (u64, Result<Cow<'a, str>, BadLine>);
 
 /// A line this long or longer is handed out in the buffer it was read into, the reader taking
 /// a new one, instead of being borrowed and then copied by its record.
@@ -82,7 +79,7 @@ impl<R: BufRead> LineReader<R> {
                 .map(Cow::Owned)
                 .map_err(|e| invalid_utf8(&e.utf8_error()))
         });
-        Ok(Some(RawLine { number, text }))
+        Ok(Some((number, text)))
     }
 
     /// The next line appended to `out`, `Ok(None)` at end of input: a batch's lines
@@ -296,9 +293,7 @@ pub(super) mod tests {
         let mut blocks = 0;
         loop {
             match r.next_line() {
-                Ok(Some(l)) => {
-                    out.push((l.number, l.text.map(String::from).map_err(|e| e.message)))
-                }
+                Ok(Some((n, text))) => out.push((n, text.map(String::from).map_err(|e| e.message))),
                 Ok(None) => return (out, blocks),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => blocks += 1,
                 Err(e) => panic!("unexpected error {e}"),

@@ -68,30 +68,6 @@ pub struct Record {
 }
 
 impl Record {
-    /// A record parsed already.
-    pub fn new(
-        origin: Origin,
-        lines: u64,
-        sse_event: Option<String>,
-        text: RecordText,
-        value: Value,
-    ) -> Self {
-        let v3 = crate::wire::v3::Event::of_tree(&value, sse_event.is_some());
-        let v2 = match v3 {
-            Some(_) => None,
-            None => crate::wire::v2::Event::of_record(&value, sse_event.as_deref()).map(Box::new),
-        };
-        Record {
-            origin,
-            lines,
-            sse_event,
-            text,
-            value: value.into(),
-            v3,
-            v2,
-        }
-    }
-
     /// The record of `text`: a v3 event is read typed (its tree made only if asked for), any
     /// other record by `parse`, whose error says what was expected.
     pub fn read(
@@ -106,19 +82,24 @@ impl Record {
         // `{"type": "event", …}`).
         let as_v2 = sse_event.is_none() && opens_with(&text, &V2_OPENING);
         let v3 = may_be_v3(&text, as_v2).then(|| crate::wire::v3::Event::read(&text));
-        let v3 = v3.flatten();
+        let mut v3 = v3.flatten();
         let v2 = (v3.is_none() && as_v2).then(|| crate::wire::v2::Event::read(&text));
-        let v2 = v2.flatten().map(Box::new);
+        let mut v2 = v2.flatten().map(Box::new);
+        let mut value = std::sync::OnceLock::new();
         if v3.is_none() && v2.is_none() {
-            let value = parse(&text)?;
-            return Ok(Record::new(origin, lines, sse_event, text, value));
+            let tree = parse(&text)?;
+            v3 = crate::wire::v3::Event::of_tree(&tree, sse_event.is_some());
+            if v3.is_none() {
+                v2 = crate::wire::v2::Event::of_record(&tree, sse_event.as_deref()).map(Box::new);
+            }
+            value = tree.into();
         }
         Ok(Record {
             origin,
             lines,
             sse_event,
             text,
-            value: std::sync::OnceLock::new(),
+            value,
             v3,
             v2,
         })
@@ -143,9 +124,9 @@ impl Record {
 pub fn line_hash(path: &str, number: u64) -> io::Result<u64> {
     let file = std::fs::File::open(path)?;
     let mut lines = LineReader::new(io::BufReader::with_capacity(256 * 1024, file), usize::MAX);
-    while let Some(line) = lines.next_line()? {
-        if line.number == number {
-            let text = line.text.map_err(|b| io::Error::other(b.message))?;
+    while let Some((n, text)) = lines.next_line()? {
+        if n == number {
+            let text = text.map_err(|b| io::Error::other(b.message))?;
             return Ok(fnv1a(text.as_bytes()));
         }
     }
@@ -329,14 +310,14 @@ impl<R: BufRead> Framer<R> {
 }
 
 fn frame_line(
-    raw: RawLine<'_>,
+    (number, text): RawLine<'_>,
     framing: &mut Option<Framing>,
     sse: &mut SseFramer,
     ready: &mut VecDeque<Frame>,
     file: &Arc<str>,
 ) {
-    let origin = Origin::at(file, raw.number);
-    let text = match raw.text {
+    let origin = Origin::at(file, number);
+    let text = match text {
         Ok(text) => text,
         Err(message) => return ready.push_back(Frame::of(Err(message), origin, 1)),
     };
@@ -345,7 +326,7 @@ fn frame_line(
         *framing = Some(detect_framing(&text));
     }
     match framing {
-        Some(Framing::Sse) => sse.push_line(&text, raw.number, file, ready),
+        Some(Framing::Sse) => sse.push_line(&text, number, file, ready),
         _ => ready.push_back(frame_ndjson_line(text, origin)),
     }
 }
@@ -369,7 +350,9 @@ where
     if line.trim().is_empty() {
         return Frame::ignored(origin, 1, "blank line");
     }
-    let read = Record::read(origin.clone(), 1, None, line.into(), parse_json);
+    let read = Record::read(origin.clone(), 1, None, line.into(), |l| {
+        parse_json(l, false)
+    });
     Frame::of(read, origin, 1)
 }
 
@@ -399,10 +382,12 @@ fn opens_with(text: &str, tokens: &[&str]) -> bool {
     true
 }
 
-/// Parses one JSON object, with an error that says what was expected.
-pub fn parse_json(text: &str) -> Result<Value, BadLine> {
+/// Parses one JSON object (or, with `arrays`, an array: SSE data, where platform
+/// `messages-tuple` frames carry `[message, metadata]` and the `event:` name says what it is),
+/// with an error that says what was expected.
+pub fn parse_json(text: &str, arrays: bool) -> Result<Value, BadLine> {
     match serde_json::from_str::<Value>(text) {
-        Ok(v @ Value::Object(_)) => Ok(v),
+        Ok(v) if v.is_object() || (arrays && v.is_array()) => Ok(v),
         Ok(other) => {
             let reason = match other {
                 Value::Array(_) => Reason::Array,

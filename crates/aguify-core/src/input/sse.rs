@@ -8,7 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::{describe_json_error, parse_json, Frame, Origin, Record};
+use super::{parse_json, Frame, Origin, Record};
 use crate::error::{BadLine, Reason};
 
 #[derive(Default)]
@@ -142,8 +142,10 @@ impl SseFramer {
                     Some(name) => self.bare_v3_envelope(name, data),
                     None => data,
                 };
-                Record::read(origin.clone(), lines, event, data.into(), parse_frame_data)
-                    .map_err(|b| BadLine::new(b.reason, format!("SSE data: {b}")))
+                Record::read(origin.clone(), lines, event, data.into(), |d| {
+                    parse_json(d, true)
+                })
+                .map_err(|b| BadLine::new(b.reason, format!("SSE data: {b}")))
             }
         };
         Some(Frame::of(read, origin, lines))
@@ -199,16 +201,6 @@ fn tells_bare_v3(method: &str, data: &str) -> Option<bool> {
     }
     let h = serde_json::from_str::<Head>(data).ok()?;
     Some(h.event.is_some_and(|e| e.is_string()) && h.kind.is_none_or(|k| k != "event"))
-}
-
-/// SSE data: a JSON object, or an array (platform `messages-tuple` frames carry
-/// `[message, metadata]`; the `event:` name says what it is).
-fn parse_frame_data(data: &str) -> Result<serde_json::Value, BadLine> {
-    if data.trim_start().starts_with('[') {
-        return serde_json::from_str(data)
-            .map_err(|e| BadLine::new(Reason::NotJson, describe_json_error(&e, data)));
-    }
-    parse_json(data)
 }
 
 #[cfg(test)]
