@@ -115,5 +115,5 @@ pub mod observe {
     pub use crate::adapter::{classify, Disposition, RecordKind};
     pub use crate::input::{detect_framing, Origin, Record, DEFAULT_MAX_LINE_BYTES};
     pub use crate::model::{ErrorInfo, ModelEvent, ToolResult};
-    pub use crate::pipeline::{convert_to_vec, run, Input, Observer};
+    pub use crate::pipeline::{convert_to_vec, run, Input, Observer, Opener};
 }
