@@ -89,11 +89,10 @@ type Tally = std::collections::BTreeMap<&'static str, RuleCount>;
 
 /// Counts `n` more findings of `rule` in `tally`; returns its count so far.
 fn add(tally: &mut Tally, rule: &'static str, severity: Severity, n: u64) -> u64 {
-    let count = 0;
     let r = tally.entry(rule).or_insert(RuleCount {
         rule,
         severity,
-        count,
+        count: 0,
     });
     r.count += n;
     r.count

@@ -50,9 +50,8 @@ impl Input {
                 (Box::new(open), meta.is_file())
             }
         };
-        let name = Arc::from(path);
         Ok(Input {
-            name,
+            name: Arc::from(path),
             open,
             rereadable,
         })
