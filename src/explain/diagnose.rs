@@ -62,26 +62,21 @@ pub(super) fn explain_run(
     model_open: Vec<OpenSpan>,
     signals: &[Signal],
 ) -> Explanation {
-    // A run with no terminal ends after its last event.
-    let end_event = run.end_event.unwrap_or(run.first_event + run.events);
+    // A run with no terminal ends after its last event; a RUN_ERROR (and its error entry) is
+    // the run's last event, its timestamp the run's last.
+    let err_index = run.end_event.unwrap_or(run.first_event + run.events);
     // Signals are kept in event order: the run's own found by binary search, so explaining
     // every run stays linear in their number.
-    let signals = in_events(signals, |s| s.event_index, run.first_event, end_event + 1);
+    let signals = in_events(signals, |s| s.event_index, run.first_event, err_index + 1);
     let (message, code, ending) = error_of(run);
-    let err_entry = entries
-        .iter()
-        .find(|e| matches!(e.line, Line::Error { .. }));
     let name = signals
         .iter()
         .rev()
         .find(|s| s.kind == "error_line")
         .map(|s| s.message.clone());
     let carried = carried_by(run);
-    let err_index = err_entry.map_or(end_event, |e| e.index);
-    let moment = err_entry.and_then(|e| e.ts).or(run.last_ts);
-
     let end = run.end_origin.as_ref();
-    let mut open = open_spans(entries, err_entry, err_index, end, moment);
+    let mut open = open_spans(entries, err_index, end, run.last_ts);
     open.extend(model_open);
 
     let mut run_signals: Vec<Signal> = signals
@@ -167,15 +162,15 @@ fn error_of(run: &RunSummary) -> (String, String, &'static str) {
     }
 }
 
-/// What was open: spans the terminal record (or the end of input) had to close.
+/// What was open: spans the terminal record (or the end of input) had to close (a span's entry
+/// comes before the error: every event of the run is before `err_index`).
 fn open_spans(
     entries: &[Entry],
-    err_entry: Option<&Entry>,
     err_index: u64,
     err_origin: Option<&Origin>,
     moment: Option<i64>,
 ) -> Vec<OpenSpan> {
-    let before_error = |e: &&Entry| err_entry.is_none() || e.index < err_index;
+    let before_error = |e: &&Entry| e.index < err_index;
     let open = entries.iter().filter(before_error).filter_map(|e| {
         let closed_by_end = e.end_origin.is_none() || e.end_origin.as_ref() == err_origin;
         let span = |kind, name: Option<&String>, id: Option<&String>, state: String| OpenSpan {

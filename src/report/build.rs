@@ -129,13 +129,12 @@ pub fn build(src: &Sources<'_>) -> Report {
     let findings = &src.checked.findings;
     let placed = Placed::new(findings, entries, runs);
     let links = Links::new(src.timeline);
-    // Each run's (first) diagnosis, by the run's index (one map, not a scan per run).
-    let explained = src.explained.explained.iter().rev();
-    let diagnoses: HashMap<usize, _> = explained.map(|x| (x.run, x)).collect();
+    // The diagnoses come in run order, one per failed run: taken as the runs go by.
+    let mut diagnoses = src.explained.explained.iter().peekable();
     let mut out_runs = Vec::new();
     let mut detail_bytes = 0usize;
     for (i, run) in runs.iter().enumerate().take(limits.max_runs) {
-        let diagnosis = diagnoses.get(&i).map(|x| (*x).clone());
+        let diagnosis = diagnoses.next_if(|x| x.run == i).cloned();
         let (errors, warnings) = placed.per_run.get(&i).copied().unwrap_or_default();
         let budget = DETAIL_BUDGET + usize::from(run.outcome.failed()) * FAILED_BUDGET;
         let mut detail = (detail_bytes < budget)
@@ -298,7 +297,6 @@ fn detail(
         budget: RUN_TEXT_BYTES,
         states,
         links,
-        has_error: entries.iter().any(|x| matches!(x.line, Line::Error { .. })),
     };
 
     let mut items: Vec<Item> = Vec::new();
@@ -394,8 +392,6 @@ struct ItemCx<'a> {
     budget: usize,
     states: Option<&'a RunStates>,
     links: &'a Links<'a>,
-    /// The run has a run error item (its end item does not repeat the message).
-    has_error: bool,
 }
 
 impl ItemCx<'_> {
@@ -420,7 +416,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
     let label = match &e.line {
         Line::RunStart(_) | Line::StepEnd { .. } | Line::Notes => return None,
         Line::RunEnd(summary) => {
-            end_item(&mut item, summary, cx);
+            end_item(&mut item, summary);
             return Some((item, None));
         }
         Line::StepStart { name, finished } => {
@@ -513,16 +509,13 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
     Some((item, Some(label)))
 }
 
-/// A run's end item: how it ended (an error's message only when no error item has it).
-fn end_item(item: &mut Item, summary: &RunSummary, cx: &mut ItemCx<'_>) {
+/// A run's end item: how it ended (an error's message is its run error item's: the RUN_ERROR
+/// that ended the run made both).
+fn end_item(item: &mut Item, summary: &RunSummary) {
     item.kind = "end";
     item.name = Some(summary.outcome.kind().to_string());
     match &summary.outcome {
-        timeline::Outcome::Error { code, message } => {
-            // An error's message is the run error item's already.
-            item.text = (!cx.has_error).then(|| cx.spend(clipped, message, TEXT_BYTES));
-            item.status = code.clone();
-        }
+        timeline::Outcome::Error { code, .. } => item.status = code.clone(),
         timeline::Outcome::Interrupt { interrupts } if !interrupts.is_empty() => {
             let ids: Vec<&str> = interrupts.iter().map(|(i, _)| i.as_str()).collect();
             item.text = Some(clipped(&format!("interrupts: {}", ids.join(", ")), 1000));

@@ -179,7 +179,8 @@ impl Doc<'_> {
                     o,
                 )
             }
-            Event::RunError { code, message, .. } => {
+            // A sub-agent's error is told as a run's: its code (when given) and message.
+            Event::RunError { code, message, .. } | Event::SubagentError { code, message, .. } => {
                 self.leaf("/outcome", "error", o);
                 if let Some(c) = code {
                     self.leaf("/error/code", c.as_ref(), o);
@@ -198,10 +199,6 @@ impl Doc<'_> {
                 if !ids.is_empty() {
                     self.tree("/interrupts", &ids.into(), o);
                 }
-            }
-            Event::SubagentError { message, .. } => {
-                self.leaf("/outcome", "error", o);
-                self.leaf("/error/message", message.as_str(), o);
             }
             _ => self.leaf("/outcome", "none", &open.last),
         }
