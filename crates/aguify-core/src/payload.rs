@@ -38,7 +38,7 @@ impl Payload {
     /// [`Payload::from_json`], `None` for a text that is no JSON a tree can hold (nested
     /// deeper than 128 levels, as serde_json's parser allows).
     pub fn read(text: &str) -> Option<Payload> {
-        match encode(text, Plain, None) {
+        match encode(text, false, None) {
             Some(s) => Some(Payload::of_written(s)),
             None => serde_json::from_str(text)
                 .ok()
@@ -106,15 +106,16 @@ impl Serialize for Payload {
 }
 
 /// The compact text of a JSON text's tree, written without the tree: as `serde_json::to_string`
-/// writes it ([`Plain`]), or with its LangChain objects as `lc` writes them. `None` for a text
-/// it declines (a repeated key, an LangChain object `lc` declines): its tree tells. With
-/// `noted`, it notes where the written values of some keys of the top object are.
-pub(crate) fn encode<L: LcObjects>(text: &str, lc: L, noted: Option<&mut Noted>) -> Option<String> {
+/// writes it, or with `normalise`, as its normalised tree writes it (LangChain objects as
+/// `wire::langchain::write_lc` writes them, numbers as JavaScript writes them). `None` for a
+/// text it declines (a repeated key, an LangChain object the normaliser declines): its tree
+/// tells. With `noted`, it notes where the written values of some keys of the top object are.
+pub(crate) fn encode(text: &str, normalise: bool, noted: Option<&mut Noted>) -> Option<String> {
     let mut out = Vec::with_capacity(text.len());
     let mut de = serde_json::Deserializer::from_str(text);
     let encoder = Encode {
         out: &mut out,
-        lc,
+        normalise,
         head: None,
         noted,
     };
@@ -163,46 +164,27 @@ impl Seen {
     }
 }
 
-/// How [`Encode`] writes LangChain objects (an object whose first key is `lc`, or holding
-/// `__lc_escaped__`): as any object ([`Plain`]), or normalised, numbers as JavaScript writes
-/// them (`wire::langchain`'s normaliser). The encoder itself knows nothing of LangChain.
-pub(crate) trait LcObjects: Copy {
-    /// Whether LangChain objects are normalised: an object whose first key is `lc` is handed
-    /// to [`write`](Self::write), any other LangChain object declined (its tree tells).
-    const NORMALISE: bool;
-    /// Writes the rest of an object after its `lc` key.
-    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, map: A) -> Result<(), A::Error>;
-}
-
-/// LangChain objects written as any object.
-#[derive(Clone, Copy)]
-pub(crate) struct Plain;
-
-impl LcObjects for Plain {
-    const NORMALISE: bool = false;
-    fn write<'de, A: MapAccess<'de>>(_: Encode<'_, Self>, _: A) -> Result<(), A::Error> {
-        Err(de::Error::custom("no LangChain objects here"))
-    }
-}
-
 /// Writes the value a deserializer reads into `out` as `serde_json::to_string` writes its
-/// tree; fails on a key an object repeats. LangChain objects are written as `lc` says.
-/// `head`: the value is a constructor's `kwargs`, written as an object that starts with this
-/// entry, without their `type` (the class gives it).
-pub(crate) struct Encode<'a, L> {
+/// tree; fails on a key an object repeats. `head`: the value is a constructor's `kwargs`,
+/// written as an object that starts with this entry, without their `type` (the class gives
+/// it).
+pub(crate) struct Encode<'a> {
     pub out: &'a mut Vec<u8>,
-    pub lc: L,
+    /// LangChain objects normalised (an object whose first key is `lc` written by
+    /// `wire::langchain::write_lc`, any other declined: its tree tells), numbers as
+    /// JavaScript writes them; else LangChain objects are written as any object.
+    pub normalise: bool,
     pub head: Option<(&'static str, &'a str)>,
     /// Notes the top object's values ([`encode`]).
     pub noted: Option<&'a mut Noted>,
 }
 
-impl<L: LcObjects> Encode<'_, L> {
+impl Encode<'_> {
     fn write<E: de::Error, T: Serialize + ?Sized>(&mut self, v: &T) -> Result<(), E> {
         if self.head.is_some() {
             return Err(E::custom("kwargs that are no object"));
         }
-        match L::NORMALISE {
+        match self.normalise {
             true => crate::js_numbers::to_writer(&mut *self.out, v),
             false => serde_json::to_writer(&mut *self.out, v),
         }
@@ -222,17 +204,17 @@ impl<L: LcObjects> Encode<'_, L> {
     }
 
     /// An encoder of a value inside this one.
-    fn inner(&mut self) -> Encode<'_, L> {
+    fn inner(&mut self) -> Encode<'_> {
         Encode {
             out: self.out,
-            lc: self.lc,
+            normalise: self.normalise,
             head: None,
             noted: None,
         }
     }
 }
 
-impl<'de, L: LcObjects> DeserializeSeed<'de> for Encode<'_, L> {
+impl<'de> DeserializeSeed<'de> for Encode<'_> {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -240,7 +222,7 @@ impl<'de, L: LcObjects> DeserializeSeed<'de> for Encode<'_, L> {
     }
 }
 
-impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
+impl<'de> Visitor<'de> for Encode<'_> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -308,8 +290,8 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
             many: HashSet::new(),
         };
         let mut key = map.next_key_seed(Key)?;
-        if L::NORMALISE && self.head.is_none() && key.as_deref() == Some("lc") {
-            return L::write(self, map);
+        if self.normalise && self.head.is_none() && key.as_deref() == Some("lc") {
+            return crate::wire::langchain::write_lc(self, map);
         }
         self.out.push(b'{');
         let head = self.head.take();
@@ -327,7 +309,7 @@ impl<'de, L: LcObjects> Visitor<'de> for Encode<'_, L> {
             let dropped = head.is_some() && k == "type";
             // A kwarg of the head's name (`__type__`) takes its place: the tree tells.
             let takes_head = !dropped && head.is_some_and(|(h, _)| h == k);
-            if L::NORMALISE && (takes_head || matches!(&*k, "lc" | "__lc_escaped__")) {
+            if self.normalise && (takes_head || matches!(&*k, "lc" | "__lc_escaped__")) {
                 return Err(de::Error::custom("an lc object read from its tree"));
             }
             if !seen.insert(hasher.hash_one(&k)) {

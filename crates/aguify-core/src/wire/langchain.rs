@@ -12,7 +12,7 @@ use serde::de::{self, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
-use crate::payload::{Encode, Key, LcObjects};
+use crate::payload::{Encode, Key};
 
 /// [`normalize_cow`] of a value the caller owns: normalised where it lies, an lc
 /// constructor's kwargs taken over rather than copied key by key.
@@ -45,7 +45,7 @@ fn may_change(v: &Value) -> bool {
 }
 
 /// The tree normaliser. A state's messages are normalised as their text is written instead
-/// ([`Normalise`]); both flatten a constructor by
+/// ([`write_lc`]); both flatten a constructor by
 /// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
 /// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
 fn normalize_in_place(v: &mut Value) {
@@ -109,49 +109,44 @@ fn constructor_head(m: &Map<String, Value>) -> Option<(&'static str, &str)> {
     Some(head.map_or(("__type__", class), |t| ("type", t)))
 }
 
-/// The text normaliser's LangChain objects (`payload::encode(text, Normalise, …)`: a JSON
-/// text's value normalised as compact text, as the sinks write it, read without a tree;
-/// `None` when its tree must tell): message constructors flattened, numbers as JavaScript
-/// writes them.
-#[derive(Clone, Copy)]
-pub(crate) struct Normalise;
-
-/// Its constructor: the rest of an object after its `lc` key, a message constructor in
+/// The text normaliser's LangChain objects (`payload::encode(text, true, …)`: a JSON text's
+/// value normalised as compact text, as the sinks write it, read without a tree; `None` when
+/// its tree must tell): the rest of an object after its `lc` key, a message constructor in
 /// LangChain's key order (`lc`, `type`, `id`, `kwargs`), written as its kwargs after the head
-/// its class gives, as they are read. It declines any other lc object (its tree is
-/// normalised instead).
-impl LcObjects for Normalise {
-    const NORMALISE: bool = true;
-    fn write<'de, A: MapAccess<'de>>(enc: Encode<'_, Self>, mut map: A) -> Result<(), A::Error> {
-        let decline = || de::Error::custom("an lc object read from its tree");
-        let lc: Value = map.next_value()?;
-        let mut next = |key: &str| -> Result<Value, A::Error> {
-            if map.next_key_seed(Key)?.as_deref() != Some(key) {
-                return Err(decline());
-            }
-            map.next_value()
-        };
-        if lc != 1 || next("type")? != "constructor" {
+/// its class gives, as they are read, numbers as JavaScript writes them. It declines any
+/// other lc object (its tree is normalised instead).
+pub(crate) fn write_lc<'de, A: MapAccess<'de>>(
+    enc: Encode<'_>,
+    mut map: A,
+) -> Result<(), A::Error> {
+    let decline = || de::Error::custom("an lc object read from its tree");
+    let lc: Value = map.next_value()?;
+    let mut next = |key: &str| -> Result<Value, A::Error> {
+        if map.next_key_seed(Key)?.as_deref() != Some(key) {
             return Err(decline());
         }
-        let id = next("id")?;
-        let class = lc_class_of(&id).ok_or_else(decline)?;
-        // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
-        if class.strip_suffix("Chunk").unwrap_or(class) == "ChatMessage" {
-            return Err(decline());
-        }
-        let head = constructor_type(class, None).map_or(("__type__", class), |t| ("type", t));
-        if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
-            return Err(decline());
-        }
-        map.next_value_seed(Encode {
-            head: Some(head),
-            ..enc
-        })?;
-        match map.next_key_seed(Key)? {
-            Some(_) => Err(decline()),
-            None => Ok(()),
-        }
+        map.next_value()
+    };
+    if lc != 1 || next("type")? != "constructor" {
+        return Err(decline());
+    }
+    let id = next("id")?;
+    let class = lc_class_of(&id).ok_or_else(decline)?;
+    // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
+    if class.strip_suffix("Chunk").unwrap_or(class) == "ChatMessage" {
+        return Err(decline());
+    }
+    let head = constructor_type(class, None).map_or(("__type__", class), |t| ("type", t));
+    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
+        return Err(decline());
+    }
+    map.next_value_seed(Encode {
+        head: Some(head),
+        ..enc
+    })?;
+    match map.next_key_seed(Key)? {
+        Some(_) => Err(decline()),
+        None => Ok(()),
     }
 }
 
@@ -306,14 +301,16 @@ pub(crate) fn idless_answer<'l>(
         match m.kind_text().map(kind_of) {
             Some("tool") => answered.extend(m.tool_call_id().or(paired).map(str::to_string)),
             Some("ai") => {
-                let calls = m.idless_calls(at);
+                // Its calls the log gave no id, named as the stream named them.
+                let mid = m.id_or(|| format!("msg-{at}"));
+                let calls = calls_of_message(m.calls(), m.content(), &mid, false);
                 if calls.is_empty() {
                     continue;
                 }
-                let open = |(id, n): &(String, String)| {
+                let open = |(id, n, _): &(String, String, String)| {
                     name.is_none_or(|name| name == n) && !answered.contains(id)
                 };
-                return calls.into_iter().find(open).map(|(id, _)| id);
+                return calls.into_iter().find(open).map(|(id, ..)| id);
             }
             _ => {}
         }
@@ -408,24 +405,9 @@ impl<'a> Fields<'a> {
         str_of(&self.tool_call_id).filter(|c| !c.is_empty())
     }
 
-    /// An AI message's calls the log gave no id, as item `at` of its list: (the id made up
-    /// for each, [`made_up_call_id`], and its name).
-    pub(crate) fn idless_calls(&self, at: usize) -> Vec<(String, String)> {
-        let calls = self.tool_calls.as_deref();
-        let Some(calls) = calls.filter(|_| self.kind_text().map(kind_of) == Some("ai")) else {
-            return vec![];
-        };
-        if calls
-            .as_array()
-            .into_iter()
-            .flatten()
-            .all(|c| own_id(c).is_some())
-        {
-            return vec![];
-        }
-        let mid = self.id_or(|| format!("msg-{at}"));
-        let calls = calls_of_message(calls, self.content(), &mid, false);
-        calls.into_iter().map(|(id, name, _)| (id, name)).collect()
+    /// `tool_calls` (`null` when it has none).
+    fn calls(&self) -> &Value {
+        self.tool_calls.as_deref().unwrap_or(&Value::Null)
     }
 
     /// `name`, when a string.
@@ -445,8 +427,7 @@ impl<'a> Fields<'a> {
             "human" => Item::new(id, Role::User, Some(text())),
             "system" => Item::new(id, Role::System, Some(text())),
             "ai" => {
-                let calls = (self.tool_calls.as_ref())
-                    .map_or_else(Vec::new, |c| calls_of_message(c, self.content(), &id, true));
+                let calls = calls_of_message(self.calls(), self.content(), &id, true);
                 let content = Some(text()).filter(|t| !t.is_empty());
                 Item {
                     tool_calls: (calls.into_iter())
@@ -699,7 +680,7 @@ pub(crate) mod tests {
     /// a message constructor in LangChain's key order is left to the tree.
     #[test]
     fn normalized_text_is_the_normalized_tree_written() {
-        let normalized_text = |text: &str| crate::payload::encode(text, Normalise, None);
+        let normalized_text = |text: &str| crate::payload::encode(text, true, None);
         let mut texts: Vec<String> = message_list().iter().map(Value::to_string).collect();
         texts.extend(
             [

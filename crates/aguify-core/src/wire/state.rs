@@ -97,13 +97,13 @@ impl SharedJson {
     }
 
     /// A message of a state's list, as its JSON text: normalised as it is read, or through
-    /// its tree when the text has what only the tree tells (`langchain::Normalise`).
+    /// its tree when the text has what only the tree tells (`langchain::write_lc`).
     pub fn read(text: &str) -> Self {
         let mut noted = crate::payload::Noted {
             keys: Head::KEYS,
             at: vec![None; Head::KEYS.len()],
         };
-        match crate::payload::encode(text, langchain::Normalise, Some(&mut noted)) {
+        match crate::payload::encode(text, true, Some(&mut noted)) {
             Some(json) => SharedJson {
                 head: Head::noted(&json, &noted.at),
                 as_read: json == text,
@@ -164,10 +164,9 @@ impl SharedJson {
         }
     }
 
-    /// `tool_call_id` of a tool message, when a non-empty string.
+    /// `tool_call_id`, when a non-empty string (the callers ask it of tool messages).
     fn own_tool_call(&self) -> Option<&str> {
-        let id = self.head.tool_call_id.as_deref();
-        id.filter(|c| !c.is_empty() && self.kind() == Some("tool"))
+        self.head.tool_call_id.as_deref().filter(|c| !c.is_empty())
     }
 }
 
