@@ -137,10 +137,8 @@ impl Severity {
     }
 }
 
-/// `1 message`, `2 messages`.
-pub fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
-}
+/// `1 message`, `2 messages` (the core's, which words its own messages so).
+pub use crate::adapter::count;
 
 /// `v[k]` as a string, when it is one.
 pub fn str_of(v: &Value, k: &str) -> Option<String> {

@@ -242,6 +242,11 @@ pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
     items.filter_map(read).collect()
 }
 
+/// `1 message`, `2 messages`.
+pub fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
 /// A string field of `v`, owned.
 pub(crate) fn str_field(v: &Value, k: &str) -> Option<String> {
     v.field_str(k).map(str::to_string)

@@ -365,13 +365,9 @@ pub fn seq_restarts(seq: i64, file_first: i64, run_max: i64) -> bool {
 /// list).
 pub fn namespace_key(ns: Option<&Value>) -> String {
     let parts = ns.and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
-    let mut key = String::new();
-    for (i, part) in parts.iter().enumerate() {
-        if i > 0 {
-            key.push('|');
-        }
-        key.push_str(part.as_str().unwrap_or_default());
-    }
+    let mut parts = parts.iter().map(|p| p.as_str().unwrap_or_default());
+    let mut key = parts.next().unwrap_or_default().to_string();
+    parts.for_each(|part| key.extend(["|", part]));
     key
 }
 

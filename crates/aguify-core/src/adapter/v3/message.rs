@@ -35,13 +35,12 @@ impl OpenMessage {
     /// reasoning part without an `index` (@langchain/aws 1.3.9 `reasoning_content`) by the
     /// count of blocks so far, so each fragment starts a block of its own (issue 39.4): a
     /// block started as such a fragment right after one of the same type continues it.
-    /// Returns the key, and whether it is an earlier block's.
-    fn continued_block(&mut self, index: String, start: Option<&Value>) -> (String, bool) {
+    fn continued_block(&mut self, index: String, start: Option<&Value>) -> String {
         if let Some((_, to)) = self.aliases.iter().find(|(from, _)| *from == index) {
-            return (to.clone(), true);
+            return to.clone();
         }
         let Some(c) = start else {
-            return (index, false);
+            return index;
         };
         // A fragment carries text or a signature (a new part or block starts empty).
         let fragment_type = match (c.field("index"), read_block(c)) {
@@ -54,13 +53,12 @@ impl OpenMessage {
         };
         match &self.last_start {
             Some((to, Some(ty))) if fragment_type.as_ref() == Some(ty) && *to != index => {
-                let to = to.clone();
                 self.aliases.push((index, to.clone()));
-                (to, true)
+                to.clone()
             }
             _ => {
                 self.last_start = Some((index.clone(), fragment_type));
-                (index, false)
+                index
             }
         }
     }
@@ -392,16 +390,10 @@ impl V3Adapter {
             .0
             .as_ref()
             .filter(|_| event == "content-block-start");
-        let (key, continued) = msg.continued_block(index, start);
+        let key = msg.continued_block(index, start);
         let (mid, block) = msg.block(&key);
         match (event, &data.delta.0) {
-            // A fragment continuing an earlier block: its text is that block's next (only a
-            // start can continue another block).
-            ("content-block-start", _) if continued => {
-                if let Some(c) = start.map(unwrap_non_standard) {
-                    block.fragment((mid, &key), c, out);
-                }
-            }
+            // A fragment continuing an earlier block starts as its next text.
             ("content-block-start", _) => block.start((mid, &key), start, out),
             (_, Some(Object(Ok(d)))) => block.delta((mid, &key), d, out),
             _ => {

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::str_field as s;
 use super::RecordKind;
-use super::{custom_event, interrupts_from, lc, Disposition};
+use super::{count, custom_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
 use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot, ToolResult};
 use crate::payload::Payload;
@@ -84,11 +84,8 @@ impl V3Adapter {
             return false;
         };
         let list = interrupts_from(list);
-        for i in &list {
-            if !self.run.interrupts.iter().any(|x| x.id == i.id) {
-                self.run.interrupts.push(i.clone());
-            }
-        }
+        // Kept as listed: the mapper reads an interrupt listed again as the same one.
+        self.run.interrupts.extend(list.iter().cloned());
         out.push(ModelEvent::Interrupt(list));
         true
     }
@@ -461,11 +458,6 @@ impl super::Adapt for V3Adapter {
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
         self.end_run(false, out);
     }
-}
-
-/// `1 message`, `2 messages`.
-fn count(n: usize, what: &str) -> String {
-    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 #[cfg(test)]
