@@ -59,10 +59,6 @@ struct Run {
     claimed: Claimed,
     /// Tool run id → tool call id.
     tool_runs: HashMap<String, ToolRun, FastIds>,
-    /// Calls (id, name, message id) the state a tools node starts from leaves without a
-    /// result, not yet resolved to a tool run: a resumed run re-executes them, and a tool
-    /// run that names no call is the only waiting call of its tool's name.
-    waiting_calls: Vec<(String, String, Option<String>)>,
     /// The `messages-tuple` message that ended last without usage (a usage-only chunk after
     /// it is its).
     tuple_last: Option<String>,
@@ -170,13 +166,9 @@ impl V2Adapter {
                         if let Some(list) = input.messages.as_ref().filter(|_| !nested) {
                             out.push(ModelEvent::Conversation(list.clone()));
                         }
-                        for (id, name, args) in &input.send {
-                            self.pend(id, name, args, None, false);
-                        }
-                        // The calls of its input state no tool message answers.
-                        if let Some(waiting) = &input.waiting {
-                            self.run.waiting_calls = waiting.clone();
-                        }
+                        // The calls it executes: a `Send` payload's, or those its input
+                        // state leaves without a result (a resumed run re-executes them).
+                        self.remember_calls(&input.calls);
                     }
                     self.run.steps.insert(run_id.clone());
                     out.push(ModelEvent::StepStart { name, key: run_id });

@@ -165,29 +165,12 @@ impl V2Adapter {
     ) -> String {
         let run = self.run.tool_runs.remove(run_id);
         let known = run.as_ref().and_then(|r| r.tool_call_id.clone());
-        let tname = run.as_ref().map_or(name, |r| r.name.as_str());
-        let id = call_id.or(known.clone());
-        // No call named: the only waiting call of this tool's name.
-        let mut same = self.run.waiting_calls.iter().filter(|(_, n, _)| n == tname);
-        let waiting = match (&id, same.next(), same.next()) {
-            (None, Some(w), None) => Some(w.clone()),
-            _ => None,
-        };
-        let id = id
-            .or(waiting.as_ref().map(|(w, _, _)| w.clone()))
-            .unwrap_or_else(|| format!("tool-run-{run_id}"));
-        self.run.waiting_calls.retain(|(w, _, _)| *w != id);
+        let id = (call_id.or(known.clone())).unwrap_or_else(|| format!("tool-run-{run_id}"));
         if known.is_none() {
             // The start could not be matched to a call: announce it now that the id is known.
             let parent = match self.pending_calls.iter().position(|c| c.id == id) {
                 Some(pos) => self.claim(pos).1,
-                None => self
-                    .run
-                    .claimed
-                    .get(&id)
-                    .cloned()
-                    .flatten()
-                    .or(waiting.and_then(|(_, _, m)| m)),
+                None => self.run.claimed.get(&id).cloned().flatten(),
             };
             let (tname, args) = match run {
                 Some(r) => (r.name, Some(r.args)),

@@ -49,7 +49,8 @@ impl ChainData<'_> {
             }
         };
         match data {
-            Data::StepInput(mut input) if input.waiting.is_some() => {
+            // Its `messages` a list: read as a state's.
+            Data::StepInput(mut input) if input.messages.is_some() => {
                 input.messages = State::read(text).map(|s| s.messages);
                 Some(Data::StepInput(input))
             }
@@ -341,12 +342,14 @@ impl Holder<'_> {
     }
 }
 
-/// A graph step's input ([`StepInput`]; `None`: read again normalised).
+/// A graph step's input ([`StepInput`], `messages` `Some` (empty) when its `messages` is a
+/// list; `None`: read again normalised).
 fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
     let mut input = StepInput::default();
     match h {
         None => {}
         Some(Holder::Items(items, _)) => {
+            let mut send = vec![];
             for item in items {
                 let Holder::Object(keys) = item else { continue };
                 let c = keys.flat(normalised)?;
@@ -359,9 +362,13 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                         Some(a) => normalised_tree(a.get())?.to_string(),
                         None => String::new(),
                     };
-                    input.send.push((id, name, args));
+                    send.push((id, name, args));
                 }
             }
+            input.calls.push(MessageCalls {
+                id: None,
+                calls: send,
+            });
         }
         Some(Holder::Object(keys)) => {
             let flat = keys.flat(normalised)?;
@@ -372,22 +379,23 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                 return None;
             }
             if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
-                // The calls of its AI messages (with the message's id), and the calls its
-                // tool messages answer.
-                let (mut calls, mut answered) = (vec![], std::collections::HashSet::new());
+                // The calls of its AI messages, and the calls its tool messages answer.
+                let mut answered = std::collections::HashSet::new();
                 for m in list {
                     let Holder::Object(m) = m else { continue };
                     let m = m.flat(normalised)?;
                     if m.is_kind("ai") {
-                        let id = m.id();
-                        let made = m.calls()?.into_iter();
-                        calls.extend(made.map(|(call, name, _)| (call, name, id.clone())));
+                        let (id, calls) = (m.id(), m.calls()?);
+                        input.calls.push(MessageCalls { id, calls });
                     } else if m.is_kind("tool") {
                         answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
                     }
                 }
-                calls.retain(|(call, ..)| !answered.contains(call));
-                input.waiting = Some(calls);
+                input.calls.retain_mut(|m| {
+                    m.calls.retain(|(call, ..)| !answered.contains(call));
+                    !m.calls.is_empty()
+                });
+                input.messages = Some(vec![]);
             }
         }
     }

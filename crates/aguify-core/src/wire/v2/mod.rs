@@ -96,13 +96,13 @@ pub struct MessageCalls {
     pub calls: Vec<(String, String, String)>,
 }
 
-/// What the adapter reads of a graph step's input: the calls of a `Send` payload (a list of
-/// `tool_call`s), and, when its `messages` is a list, the calls of its AI messages that no
-/// tool message in it answers (id, name, message id).
+/// What the adapter reads of a graph step's input: the calls it is to execute, those of a
+/// `Send` payload (a list of `tool_call`s, of no message), or, when its `messages` is a list,
+/// those of its AI messages that no tool message in it answers (a resumed run re-executes
+/// them).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct StepInput {
-    pub send: Vec<(String, String, String)>,
-    pub waiting: Option<Vec<(String, String, Option<String>)>>,
+    pub calls: Vec<MessageCalls>,
     /// Its `messages` read as a state's ([`State`]), when it is a state whose first entry is
     /// that list: the conversation so far.
     pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
@@ -855,8 +855,10 @@ mod tests {
             Event::read(&text).map(|e| e.data)
         };
         let waiting = StepInput {
-            send: vec![],
-            waiting: Some(vec![("c2".into(), "g".into(), Some("m1".into()))]),
+            calls: vec![MessageCalls {
+                id: Some("m1".into()),
+                calls: vec![("c2".into(), "g".into(), "{}".into())],
+            }],
             messages: None,
         };
         let Some(Data::StepInput(mut got)) =
@@ -909,11 +911,13 @@ mod tests {
         assert_eq!(
             step(&json!({"messages":esc(json!([msg.clone(), ai.clone(), tool]))}).to_string()),
             Some(Data::StepInput(StepInput {
-                send: vec![],
-                waiting: Some(vec![
-                    ("c1".into(), "f".into(), Some("m1".into())),
-                    ("c2".into(), "g".into(), Some("m1".into()))
-                ]),
+                calls: vec![MessageCalls {
+                    id: Some("m1".into()),
+                    calls: vec![
+                        ("c1".into(), "f".into(), r#"{"k":1}"#.into()),
+                        ("c2".into(), "g".into(), "{}".into())
+                    ]
+                }],
                 // An escaped list is no state's list.
                 messages: None,
             }))
