@@ -133,7 +133,7 @@ impl Converter {
         let Some((file, conversion)) = self.running.as_mut() else {
             return Err(Error::Stopped);
         };
-        add(file.framer.reader_mut());
+        add(&mut file.framer.lines.reader);
         if let Err(e) = conversion.pump(file, &mut self.collect) {
             self.running = None;
             return Err(e);

@@ -361,7 +361,7 @@ impl Conversion {
         let Some(rec) = rec else { return Ok(()) };
         self.mapper.timestamp = timestamp;
         let by_place = file.rereadable
-            && file.framer.framing() == Some(Framing::Ndjson)
+            && file.framer.framing == Some(Framing::Ndjson)
             && rec.text.buffer_len() >= REREAD_BYTES;
         (self.last, self.last_at) = (Some(rec), Some(origin.clone()));
         self.emit(&origin, obs)?;

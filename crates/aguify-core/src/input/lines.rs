@@ -14,7 +14,8 @@ pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 pub type Span = (u64, Result<Range<usize>, BadLine>);
 
 pub struct LineReader<R> {
-    reader: R,
+    /// The source (a [`crate::convert::Converter`] hands it more bytes).
+    pub(crate) reader: R,
     buf: Vec<u8>,
     number: u64,
     max: usize,
@@ -45,11 +46,6 @@ impl<R: BufRead> LineReader<R> {
             over: None,
             held: 0,
         }
-    }
-
-    /// The reader, to hand it more bytes (a [`crate::convert::Converter`]'s feed).
-    pub fn reader_mut(&mut self) -> &mut R {
-        &mut self.reader
     }
 
     /// The next line, `Ok(None)` at end of input. A `WouldBlock` error from the reader is

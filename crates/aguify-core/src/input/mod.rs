@@ -9,6 +9,7 @@ pub mod parallel;
 mod sse;
 mod text;
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io::{self, BufRead};
 use std::sync::Arc;
@@ -196,10 +197,12 @@ pub enum Framing {
 
 /// Frames one input stream, detecting NDJSON vs SSE from its first non-blank line.
 pub struct Framer<R: BufRead> {
-    lines: LineReader<R>,
+    /// The lines read (its reader is handed more bytes by a [`crate::convert::Converter`]).
+    pub(crate) lines: LineReader<R>,
     /// The input's name.
     pub(crate) file: Arc<str>,
-    framing: Option<Framing>,
+    /// The framing of the input, once told.
+    pub(crate) framing: Option<Framing>,
     sse: SseFramer,
     /// Frames to return, in input order.
     ready: VecDeque<Frame>,
@@ -229,16 +232,6 @@ impl<R: BufRead> Framer<R> {
             done: false,
             idle: false,
         }
-    }
-
-    /// The reader, to hand it more bytes (a [`crate::convert::Converter`]'s feed).
-    pub(crate) fn reader_mut(&mut self) -> &mut R {
-        self.lines.reader_mut()
-    }
-
-    /// The framing of the input, once told.
-    pub fn framing(&self) -> Option<Framing> {
-        self.framing
     }
 
     /// Hands back a record the caller is done with: with parse threads it is dropped on one
@@ -316,18 +309,15 @@ fn frame_line(
     ready: &mut VecDeque<Frame>,
     file: &Arc<str>,
 ) {
-    let origin = Origin::at(file, number);
-    let text = match text {
-        Ok(text) => text,
-        Err(message) => return ready.push_back(Frame::of(Err(message), origin, 1)),
-    };
     // Blank lines before the first that tells are NDJSON's blank lines.
-    if framing.is_none() && !text.trim().is_empty() {
-        *framing = Some(detect_framing(&text));
+    let tells = |t: &&Cow<'_, str>| framing.is_none() && !t.trim().is_empty();
+    if let Some(text) = text.as_ref().ok().filter(tells) {
+        *framing = Some(detect_framing(text));
     }
-    match framing {
-        Some(Framing::Sse) => sse.push_line(&text, number, file, ready),
-        _ => ready.push_back(frame_ndjson_line(text, origin)),
+    match (framing, text) {
+        (Some(Framing::Sse), Ok(text)) => sse.push_line(&text, number, file, ready),
+        // A line that is not text is a bad line of its own in either framing.
+        (_, text) => ready.push_back(frame_ndjson_line(text, Origin::at(file, number))),
     }
 }
 
@@ -341,18 +331,17 @@ pub fn detect_framing(first_line: &str) -> Framing {
     }
 }
 
-/// Frames one NDJSON line; `line` becomes the record's text (a `&str` is copied; a `String`,
-/// or a [`RecordText`] of a batch, is kept as it is).
-pub(crate) fn frame_ndjson_line<T>(line: T, origin: Origin) -> Frame
+/// Frames one NDJSON line, or why it could not be read as text; `line` becomes the record's
+/// text (a `&str` is copied; a `String`, or a [`RecordText`] of a batch, is kept as it is).
+pub(crate) fn frame_ndjson_line<T>(line: Result<T, BadLine>, origin: Origin) -> Frame
 where
     T: std::ops::Deref<Target = str> + Into<RecordText>,
 {
-    if line.trim().is_empty() {
+    if line.as_ref().is_ok_and(|l| l.trim().is_empty()) {
         return Frame::ignored(origin, 1, "blank line");
     }
-    let read = Record::read(origin.clone(), 1, None, line.into(), |l| {
-        parse_json(l, false)
-    });
+    let read = line
+        .and_then(|l| Record::read(origin.clone(), 1, None, l.into(), |l| parse_json(l, false)));
     Frame::of(read, origin, 1)
 }
 
@@ -478,7 +467,7 @@ pub(crate) mod tests {
             file: "t".into(),
             line: n,
         };
-        match frame_ndjson_line(l, origin) {
+        match frame_ndjson_line(Ok(l), origin) {
             Frame::Record(r) => Some(*r),
             _ => None,
         }

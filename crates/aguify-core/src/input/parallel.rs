@@ -113,19 +113,11 @@ impl Lines {
     /// Parses every line, as the sequential framer would.
     fn parse(self, file: &Arc<str>) -> Vec<Frame> {
         let Lines { text, lines } = self;
-        lines
-            .into_iter()
-            .map(|(line, span)| {
-                let origin = Origin::at(file, line);
-                let shared = span.and_then(|r| {
-                    RecordText::shared(&text, r).ok_or_else(|| "line lost in its batch".into())
-                });
-                match shared {
-                    Ok(t) => frame_ndjson_line(t, origin),
-                    Err(bad) => Frame::of(Err(bad), origin, 1),
-                }
-            })
-            .collect()
+        let frame = |(line, span): Span| {
+            let shared = span.map(|r| RecordText::shared(&text, r));
+            frame_ndjson_line(shared, Origin::at(file, line))
+        };
+        lines.into_iter().map(frame).collect()
     }
 }
 

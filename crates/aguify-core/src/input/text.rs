@@ -12,15 +12,15 @@ pub struct RecordText(Repr);
 #[derive(Clone)]
 enum Repr {
     Own(Box<str>),
-    /// Always a `str` slice of the buffer (made only by [`RecordText::shared`]).
+    /// A range of the buffer: a `str` slice of it, or read as empty.
     Shared(Arc<String>, Range<usize>),
 }
 
 impl RecordText {
-    /// The part `range` of a shared buffer; `None` when `range` is not a `str` slice of it.
-    pub fn shared(buf: &Arc<String>, range: Range<usize>) -> Option<Self> {
-        buf.get(range.clone())?;
-        Some(RecordText(Repr::Shared(Arc::clone(buf), range)))
+    /// The part `range` of a shared buffer (empty when `range` is not a `str` slice of it:
+    /// a batch's spans are, [`super::lines::utf8_spans`]).
+    pub fn shared(buf: &Arc<String>, range: Range<usize>) -> Self {
+        RecordText(Repr::Shared(Arc::clone(buf), range))
     }
 
     /// The length of the buffer this text is part of (its own length when it has its own).
@@ -73,10 +73,10 @@ mod tests {
     #[test]
     fn shared_text_is_its_range() {
         let buf = Arc::new("{\"a\":1}{\"é\":2}".to_string());
-        let t = RecordText::shared(&buf, 7..15).expect("a str slice");
+        let t = RecordText::shared(&buf, 7..15);
         assert_eq!(&*t, "{\"é\":2}");
-        // Inside the two bytes of é: not a str slice.
-        assert!(RecordText::shared(&buf, 7..10).is_none());
-        assert!(RecordText::shared(&buf, 7..99).is_none());
+        // Inside the two bytes of é, or past the end: not a str slice, read as empty.
+        assert_eq!(&*RecordText::shared(&buf, 7..10), "");
+        assert_eq!(&*RecordText::shared(&buf, 7..99), "");
     }
 }
