@@ -209,10 +209,13 @@ impl Ctx {
 /// The rule of a bad line of a converted log, by why: a line that is no JSON object is
 /// AGX608; of a record that was read but could not be converted, a replayed v3 event is a `seq`
 /// duplicate (AGX602), a record of no known form or of another form than the file's (or
-/// `--from`'s) is AGX609, a record of a known form that lacks what it needs is AGX611.
+/// `--from`'s) is AGX609, a v3 message or content-block event outside its message is AGX604 or
+/// AGX605, a record of a known form that lacks what it needs is AGX611.
 fn bad_rule(reason: Reason) -> &'static str {
     match reason {
         Reason::DuplicateV3Event => "AGX602",
+        Reason::MessageLifecycle => "AGX604",
+        Reason::BlockLifecycle => "AGX605",
         Reason::NoKnownForm | Reason::MixedForms | Reason::NotTheForcedForm { .. } => "AGX609",
         Reason::Unconvertible => "AGX611",
         _ => "AGX608",

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::Ctx;
 use crate::input::Record;
 use crate::model::{ModelEvent, ToolResult};
-use crate::wire::v3::{Data, Params};
+use crate::wire::v3::{Data, Message, Params};
 
 #[derive(Default)]
 pub struct Raw {
@@ -35,20 +35,16 @@ impl Raw {
                 .namespace()
                 .is_none_or(|n| n.as_array().is_some_and(Vec::is_empty));
         self.seq(ev.seq.as_ref().and_then(Value::as_i64), root_values, ctx);
-        if ev.method != "messages" {
-            return;
-        }
-        // Only a payload with an `event` string has checks.
-        let Ok(Params {
+        // Only a `messages` payload with an `event` string has checks; `key` is its namespace's
+        // key as the v3 adapter keys it (its parts joined by `|`).
+        if let Ok(Params {
             data: Data::Message(m),
+            key,
             ..
         }) = &ev.params
-        else {
-            return;
-        };
-        // A namespace's key as the v3 adapter keys it (its parts joined by `|`).
-        let id = m.id.0.as_ref().and_then(Value::as_str);
-        self.message_event(m.event(), ev.namespace_key(), m.index.0.as_ref(), id, ctx);
+        {
+            self.message_event(m, key, ctx);
+        }
     }
 
     /// The next records come from another input file, a stream of its own: its `seq` starts
@@ -88,18 +84,12 @@ impl Raw {
         self.last_seq = Some(last.max(seq));
     }
 
-    /// The lifecycle checks (AGX604/605) of a `messages` event in the namespace of key `ns`:
-    /// `index` is its block's `index`, `id` its string `id`.
-    fn message_event(
-        &mut self,
-        event: &str,
-        ns: &str,
-        index: Option<&Value>,
-        id: Option<&str>,
-        ctx: &mut Ctx,
-    ) {
+    /// The lifecycle checks (AGX604/605) of `messages` event `m` in the namespace of key `ns`.
+    fn message_event(&mut self, m: &Message, ns: &str, ctx: &mut Ctx) {
+        let event = m.event();
         match event {
             "message-start" => {
+                let id = m.id.0.as_ref().and_then(Value::as_str);
                 let id = id.unwrap_or("").to_string();
                 if let Some((prev, _)) = self.messages.get(ns) {
                     let msg = format!("message '{id}' starts while message '{prev}' is still open in the same namespace");
@@ -111,23 +101,27 @@ impl Raw {
                 let start = event == "content-block-start";
                 self.saw_block_start |= start;
                 // Keyed as the v3 adapter keys it.
+                let index = m.index.0.as_ref();
                 let index = index.map_or_else(|| "0".into(), crate::adapter::content::block_key);
-                match self.messages.get_mut(ns) {
-                    Some((_, blocks)) if start => {
-                        blocks.insert(index);
-                    }
-                    Some((id, blocks)) => {
-                        if !blocks.contains(&index) && self.saw_block_start {
-                            let msg = format!("{event} for block {index} of message '{id}' without content-block-start");
-                            ctx.report("AGX605", vec![id.clone(), index.clone()], msg);
-                        }
-                        if event == "content-block-finish" {
-                            blocks.remove(&index);
-                        }
-                    }
-                    None => ctx.report("AGX605", vec![index], format!("{event} outside a message")),
+                // Outside a message, the event is the v3 adapter's bad line (AGX605).
+                let Some((id, blocks)) = self.messages.get_mut(ns) else {
+                    return;
+                };
+                if start {
+                    blocks.insert(index);
+                    return;
+                }
+                if !blocks.contains(&index) && self.saw_block_start {
+                    let msg = format!(
+                        "{event} for block {index} of message '{id}' without content-block-start"
+                    );
+                    ctx.report("AGX605", vec![id.clone(), index.clone()], msg);
+                }
+                if event == "content-block-finish" {
+                    blocks.remove(&index);
                 }
             }
+            // Without a message open, the event is the v3 adapter's bad line (AGX604).
             "message-finish" | "error" => match self.messages.remove(ns) {
                 Some((id, blocks)) if !blocks.is_empty() => {
                     let what = if blocks.len() == 1 { "block" } else { "blocks" };
@@ -135,11 +129,7 @@ impl Raw {
                     let msg = format!("message '{id}' finishes with {what} {b} never finished");
                     ctx.report("AGX605", vec![id], msg);
                 }
-                Some(_) => {}
-                None => {
-                    let msg = format!("message-{event} without message-start");
-                    ctx.report("AGX604", vec![], msg)
-                }
+                _ => {}
             },
             _ => {}
         }

@@ -83,6 +83,10 @@ pub enum Reason {
     DuplicateV3Event,
     /// A record of a known form that lacks what converting it needs.
     Unconvertible,
+    /// A v3 `message-finish` or `error` with no message open (a broken message lifecycle).
+    MessageLifecycle,
+    /// A v3 `content-block-*` event outside a message (a broken content-block lifecycle).
+    BlockLifecycle,
 }
 
 /// A line that was left out: why, by type and in words. It reads as its message (`Deref`

@@ -10,6 +10,7 @@ use crate::adapter::content::Block as Content;
 use crate::adapter::content::{block_events, block_key, call_chunk, read_block};
 use crate::adapter::content::{reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
+use crate::error::{BadLine, Reason};
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Event, Message, Params};
 use crate::wire::Object;
@@ -300,7 +301,7 @@ impl V3Adapter {
             "message-finish" | "error" => {
                 let Some(msg) = self.run.messages.remove(ns) else {
                     let why = format!("`{event}` without an open message; skipped");
-                    return Disposition::bad(why);
+                    return Disposition::Bad(BadLine::new(Reason::MessageLifecycle, why));
                 };
                 if msg.skipped {
                     return Disposition::Ignored("the end of a message not the model's");
@@ -362,7 +363,8 @@ impl V3Adapter {
             Some(msg) => msg,
             None => {
                 let why = "outside a message: expected `message-start` first; skipped";
-                return Disposition::bad(format!("`{event}` {why}"));
+                let why = BadLine::new(Reason::BlockLifecycle, format!("`{event}` {why}"));
+                return Disposition::Bad(why);
             }
         };
         let is_delta = event == "content-block-delta";
