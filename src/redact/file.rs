@@ -150,17 +150,13 @@ impl Reader<'_, '_> {
 
     fn sse_frame(&mut self, frame: Frame) -> io::Result<()> {
         let fields: Vec<(&str, &str)> = frame.iter().map(|(_, line, _)| field(line)).collect();
-        let values = |name| {
-            fields
-                .iter()
-                .filter(move |(f, _)| *f == name)
-                .map(|(_, v)| *v)
-        };
-        let event = values("event").next_back();
+        let event = fields.iter().rev().find(|(f, _)| *f == "event");
+        let event = event.map(|(_, v)| *v);
         let first_data = fields.iter().position(|(f, _)| *f == "data");
         let (mut kind, mut json) = (slim::Kind::Other, None);
         if let Some(at) = first_data {
-            let data = values("data").collect::<Vec<_>>().join("\n");
+            let data = fields.iter().filter(|(f, _)| *f == "data");
+            let data = data.map(|(_, v)| *v).collect::<Vec<_>>().join("\n");
             match serde_json::from_str(&data) {
                 Ok(v) => (kind, json) = self.record(v, &data, event).map(|(k, j)| (k, Some(j)))?,
                 Err(e) => {
