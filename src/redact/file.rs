@@ -35,6 +35,7 @@ pub fn redact(
         summary,
         last_seq: None,
         out,
+        bad,
     };
     let (mut framing, mut frame, mut buf, mut number) = (None, Frame::new(), Vec::new(), 0);
     while input.read_until(b'\n', &mut buf)? > 0 {
@@ -47,20 +48,20 @@ pub fn redact(
                 framing.get_or_insert_with(|| detect_framing(text));
             }
             if framing != Some(Framing::Sse) {
-                r.ndjson_line(number, text, end, bad)?;
+                r.ndjson_line(number, text, end)?;
                 continue;
             }
             // A frame's closing blank line keeps its end, not its text.
             let text = if blank { "" } else { text };
             frame.push((number, text.to_string(), end.to_vec()));
             if blank {
-                r.sse_frame(std::mem::take(&mut frame), bad)?;
+                r.sse_frame(std::mem::take(&mut frame))?;
             }
         }
         buf.clear();
     }
     if !frame.is_empty() {
-        r.sse_frame(frame, bad)?;
+        r.sse_frame(frame)?;
     }
     if let Some(s) = &mut r.slim {
         s.flush(r.out)?;
@@ -95,6 +96,8 @@ struct Reader<'a, 'o> {
     summary: &'a mut Summary,
     last_seq: Option<u64>,
     out: &'a mut dyn Write,
+    /// Hears of each line that is not a record, as `(line, why)`.
+    bad: &'a mut dyn FnMut(u64, &str),
 }
 
 impl Reader<'_, '_> {
@@ -105,17 +108,11 @@ impl Reader<'_, '_> {
         }
     }
 
-    fn ndjson_line(
-        &mut self,
-        number: u64,
-        text: &str,
-        end: &[u8],
-        bad: &mut dyn FnMut(u64, &str),
-    ) -> io::Result<()> {
+    fn ndjson_line(&mut self, number: u64, text: &str, end: &[u8]) -> io::Result<()> {
         let value = (!text.trim().is_empty()).then(|| {
             parse_json(text, false).or_else(|why| {
                 self.summary.bad_lines += 1;
-                bad(number, &why);
+                (self.bad)(number, &why);
                 // JSON, not an object: its strings replaced all the same.
                 serde_json::from_str(text)
             })
@@ -151,24 +148,20 @@ impl Reader<'_, '_> {
         s
     }
 
-    fn sse_frame(&mut self, frame: Frame, bad: &mut dyn FnMut(u64, &str)) -> io::Result<()> {
+    fn sse_frame(&mut self, frame: Frame) -> io::Result<()> {
         let fields: Vec<(&str, &str)> = frame.iter().map(|(_, line, _)| field(line)).collect();
-        let values = |name| {
-            fields
-                .iter()
-                .filter(move |(f, _)| *f == name)
-                .map(|(_, v)| *v)
-        };
-        let event = values("event").next_back();
+        let event = fields.iter().rev().find(|(f, _)| *f == "event");
+        let event = event.map(|(_, v)| *v);
         let first_data = fields.iter().position(|(f, _)| *f == "data");
         let (mut kind, mut json) = (slim::Kind::Other, None);
         if let Some(at) = first_data {
-            let data = values("data").collect::<Vec<_>>().join("\n");
+            let data = fields.iter().filter(|(f, _)| *f == "data");
+            let data = data.map(|(_, v)| *v).collect::<Vec<_>>().join("\n");
             match serde_json::from_str(&data) {
                 Ok(v) => (kind, json) = self.record(v, &data, event).map(|(k, j)| (k, Some(j)))?,
                 Err(e) => {
                     self.summary.bad_lines += 1;
-                    bad(frame[at].0, &crate::input::describe_json_error(&e, &data));
+                    (self.bad)(frame[at].0, &crate::input::describe_json_error(&e, &data));
                 }
             }
         }

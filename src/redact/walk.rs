@@ -47,26 +47,15 @@ pub enum Zone {
 /// belongs to.
 #[derive(Debug, Default)]
 pub struct Cx {
-    path: Vec<String>,
+    /// Each segment, and an array item's `index` when in a stream (which names the item by it).
+    path: Vec<(String, Option<u64>)>,
     /// The stream's name and the depth it starts at; `last_key` names a piece by its key alone.
     stream: Option<(String, usize, bool)>,
-    /// The path as the stream names it (array items by their `index`).
-    spath: Vec<String>,
 }
 
 impl Cx {
-    fn push(&mut self, seg: String, sseg: String) {
-        self.path.push(seg);
-        self.spath.push(sseg);
-    }
-
-    fn pop(&mut self) {
-        self.path.pop();
-        self.spath.pop();
-    }
-
     fn pointer(&self) -> String {
-        let segs = self.path.iter().map(|s| crate::leaf::escape(s));
+        let segs = self.path.iter().map(|(s, _)| crate::leaf::escape(s));
         segs.map(|s| format!("/{s}")).collect()
     }
 
@@ -75,10 +64,9 @@ impl Cx {
         Some(if *last_key {
             format!("{base}:{key}")
         } else {
-            format!(
-                "{base}/{}",
-                self.spath[(*depth).min(self.spath.len())..].join("/")
-            )
+            let segs = self.path[(*depth).min(self.path.len())..].iter();
+            let segs = segs.map(|(s, i)| i.map_or_else(|| s.clone(), |n| format!("i{n}")));
+            format!("{base}/{}", segs.collect::<Vec<_>>().join("/"))
         })
     }
 }
@@ -95,7 +83,7 @@ impl Redactor<'_> {
                     .filter(|e| !e.starts_with("on_"))
                     .map(str::to_string);
                 if let (Some(mode), Some(data)) = (mode, map.get_mut("data")) {
-                    self.at.push("data".into(), "data".into());
+                    self.at.path.push(("data".into(), None));
                     return self.classified(data, Some(&mode), kind);
                 }
             }
@@ -171,7 +159,7 @@ impl Redactor<'_> {
         // The tuple's message is always a chunk, whatever its `type` says.
         self.with_metadata(items, |this, item| {
             let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-            let saved = (this.at.stream).replace((format!("m:{id}"), this.at.spath.len(), false));
+            let saved = (this.at.stream).replace((format!("m:{id}"), this.at.path.len(), false));
             this.value(item, Zone::Free, "");
             this.at.stream = saved;
         })
@@ -180,12 +168,12 @@ impl Redactor<'_> {
     /// `[item, metadata]`: `first` reads the first item, the rest are run metadata.
     fn with_metadata(&mut self, items: &mut [Value], mut first: impl FnMut(&mut Self, &mut Value)) {
         for (i, item) in items.iter_mut().enumerate() {
-            self.at.push(i.to_string(), i.to_string());
+            self.at.path.push((i.to_string(), None));
             match i {
                 0 => first(self, item),
                 _ => self.metadata(item),
             }
-            self.at.pop();
+            self.at.path.pop();
         }
     }
 
@@ -249,25 +237,23 @@ impl Redactor<'_> {
         }
         // A message id is one stream per sub-agent (a chunk may name another's).
         let sub = str_of(map, "subagentRunId").unwrap_or_default().to_string();
-        let id = |k: &str| format!("{sub}:{}", str_of(map, k).unwrap_or_default());
-        let stream = match ty.as_str() {
-            "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => {
-                Some((format!("agui:text:{}", id("messageId")), Mode::Text))
-            }
+        // The stream a delta continues: `agui:` its kind, then its id's key if it has one.
+        let (what, id, mode) = match ty.as_str() {
+            "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => ("text", "messageId", Mode::Text),
             "REASONING_MESSAGE_CONTENT" | "REASONING_MESSAGE_CHUNK" => {
-                Some((format!("agui:reasoning:{}", id("messageId")), Mode::Text))
+                ("reasoning", "messageId", Mode::Text)
             }
-            "THINKING_TEXT_MESSAGE_CONTENT" => Some(("agui:thinking".to_string(), Mode::Text)),
-            "TOOL_CALL_ARGS" | "TOOL_CALL_CHUNK" => {
-                Some((format!("agui:args:{}", id("toolCallId")), Mode::Code(false)))
-            }
-            _ => None,
+            "THINKING_TEXT_MESSAGE_CONTENT" => ("thinking", "", Mode::Text),
+            "TOOL_CALL_ARGS" | "TOOL_CALL_CHUNK" => ("args", "toolCallId", Mode::Code(false)),
+            _ => ("", "", Mode::Text),
         };
+        let id = match id {
+            "" => String::new(),
+            k => format!(":{sub}:{}", str_of(map, k).unwrap_or_default()),
+        };
+        let stream = (!what.is_empty()).then(|| format!("agui:{what}{id}"));
         self.each(map, |this, k, v| match (k, v) {
-            ("delta", Value::String(s)) => {
-                let (name, mode) = stream.clone().unzip();
-                this.put(s, mode.unwrap_or(Mode::Text), name)
-            }
+            ("delta", Value::String(s)) => this.put(s, mode, stream.clone()),
             ("delta", v) => this.value(v, Zone::Struct, "delta"),
             ("rawEvent" | "event", v @ Value::Object(_)) => this.top(v),
             ("snapshot" | "messages" | "value" | "content", v) => this.value(v, Zone::Free, k),
@@ -285,9 +271,9 @@ impl Redactor<'_> {
         mut f: impl FnMut(&mut Self, &str, &mut Value),
     ) {
         for (k, v) in map.iter_mut() {
-            self.at.push(k.clone(), k.clone());
+            self.at.path.push((k.clone(), None));
             f(self, k, v);
-            self.at.pop();
+            self.at.path.pop();
         }
     }
 
@@ -315,13 +301,11 @@ impl Redactor<'_> {
             }
             Value::Array(items) => {
                 for (i, item) in items.iter_mut().enumerate() {
-                    let sseg = match item.get("index").and_then(Value::as_u64) {
-                        Some(n) if self.at.stream.is_some() => format!("i{n}"),
-                        _ => i.to_string(),
-                    };
-                    self.at.push(i.to_string(), sseg);
+                    let index = item.get("index").and_then(Value::as_u64);
+                    let index = index.filter(|_| self.at.stream.is_some());
+                    self.at.path.push((i.to_string(), index));
                     self.value(item, zone, key);
-                    self.at.pop();
+                    self.at.path.pop();
                 }
             }
             Value::Object(map) => self.object(map, zone),
@@ -342,7 +326,7 @@ impl Redactor<'_> {
         let saved = self.at.stream.clone();
         let tool = shape.as_ref().is_some_and(|s| s.tool);
         if let Some((id, below)) = shape.and_then(|s| s.chunk) {
-            self.at.stream = Some((format!("m:{id}"), self.at.spath.len() + below, false));
+            self.at.stream = Some((format!("m:{id}"), self.at.path.len() + below, false));
         }
         self.each(map, |this, k, v| {
             if this.credential_at(k, v) {
@@ -421,23 +405,16 @@ fn is_run_metadata(k: &str) -> bool {
 
 /// How a string under `key` in `zone` is redacted.
 fn mode_of(zone: Zone, key: &str) -> Mode {
-    match zone {
-        Zone::Envelope => match key {
-            "message" => Mode::Error,
-            "error" => Mode::ErrorName,
-            k if has(TEXT, k) => Mode::Text,
-            _ => Mode::Keep,
-        },
-        Zone::Struct => match key {
-            k if has(KEEP, k) => Mode::Keep,
-            "repr" => Mode::Code(true),
-            "message" => Mode::Error,
-            "error" => Mode::ErrorName,
-            k if ARGS.contains(&k) => Mode::Code(false),
-            k if has(TEXT, k) => Mode::Text,
-            _ => Mode::Auto(false),
-        },
-        Zone::Free => Mode::Auto(false),
+    match (zone, key) {
+        (Zone::Free, _) => Mode::Auto(false),
+        (Zone::Struct, k) if has(KEEP, k) => Mode::Keep,
+        (Zone::Struct, "repr") => Mode::Code(true),
+        (_, "message") => Mode::Error,
+        (_, "error") => Mode::ErrorName,
+        (Zone::Struct, k) if ARGS.contains(&k) => Mode::Code(false),
+        (_, k) if has(TEXT, k) => Mode::Text,
+        (Zone::Envelope, _) => Mode::Keep,
+        (Zone::Struct, _) => Mode::Auto(false),
     }
 }
 

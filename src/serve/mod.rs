@@ -49,7 +49,7 @@ use log::{LogLine, Streamed};
 use refusal::{Refusal, MAX_THREAD_ID_BYTES};
 pub use session::{Admission, Sessions, CONVERSATION_ENDED, RESUME_MISMATCH};
 pub use store::{Conversation, RecordedRun};
-use stream::{Frames, Replay};
+use stream::Replay;
 
 /// Server settings: the options of `aguify serve`, and its defaults as
 /// [`ServeConfig::default`].
@@ -209,7 +209,7 @@ fn describe(c: &Conversation, default: bool) -> Value {
         "default": default,
         "files": c.files,
         "runs": c.runs.iter().map(|r| json!({
-            "events": r.frames.events.len(),
+            "events": r.frames.len(),
             "ending": r.ending,
             "interrupts": r.interrupts,
         })).collect::<Vec<_>>(),
@@ -364,7 +364,7 @@ async fn post(
                 "run {}/{} ({} events, ends {})",
                 i + 1,
                 conv.runs.len(),
-                run.frames.events.len(),
+                run.frames.len(),
                 run.ending
             );
             (run.frames.clone(), st.cfg.pacing, outcome)
@@ -380,7 +380,7 @@ async fn post(
                 stream::run_error(message, code),
             ];
             let outcome = format!("RUN_ERROR {code}");
-            (Frames::new(events), Pacing::instant(), outcome)
+            (stream::frames(events), Pacing::instant(), outcome)
         }
     };
     let line = st.cfg.log.map(|log| LogLine {

@@ -3,7 +3,6 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use anyhow::{anyhow, bail};
 
@@ -15,7 +14,7 @@ use crate::pipeline::{self, Input, Options};
 /// One recorded run: its AG-UI events, from RUN_STARTED to its terminal.
 #[derive(Debug, Clone)]
 pub struct RecordedRun {
-    pub frames: Arc<Frames>,
+    pub frames: Frames,
     /// How it ended, as `GET` lists it: `finished` (RUN_FINISHED), `interrupt` (RUN_FINISHED
     /// with `outcome.type == "interrupt"`), `error` (RUN_ERROR) or `open` (no terminal event:
     /// never from the pipeline, which always writes one; a hand-made event list may have none).
@@ -168,7 +167,7 @@ pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
                 }
             }
             RecordedRun {
-                frames: Frames::new(events),
+                frames: super::stream::frames(events),
                 ending,
                 interrupts,
             }

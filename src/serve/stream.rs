@@ -57,22 +57,16 @@ fn set_ids(o: &mut Map<String, Value>, thread_id: &str, run_id: &str) {
 /// Events to serve, each with its SSE frame: encoded the first time a stream sends it, then one
 /// `Bytes` shared by every stream (a client that stops reading holds a reference to the frame
 /// it waits on, not a copy of it).
-#[derive(Debug)]
-pub struct Frames {
-    pub events: Vec<Event>,
-    encoded: Vec<OnceLock<Bytes>>,
-}
+pub type Frames = Arc<[(Event, OnceLock<Bytes>)]>;
 
-impl Frames {
-    pub fn new(events: Vec<Event>) -> Arc<Frames> {
-        let encoded = events.iter().map(|_| OnceLock::new()).collect();
-        Arc::new(Frames { events, encoded })
-    }
+/// The events of a run, to serve.
+pub fn frames(events: Vec<Event>) -> Frames {
+    events.into_iter().map(|ev| (ev, OnceLock::new())).collect()
 }
 
 /// One response's replay: its events from `next` on, served to the request's thread and run.
 pub struct Replay {
-    pub frames: Arc<Frames>,
+    pub frames: Frames,
     /// The next event to send (0 to start).
     pub next: usize,
     pub thread_id: String,
@@ -96,7 +90,7 @@ impl Replay {
     }
 
     async fn step(&mut self) -> Option<Bytes> {
-        let ev = self.frames.events.get(self.next)?;
+        let (ev, encoded) = self.frames.get(self.next)?;
         let wait = *self
             .wait
             .get_or_insert_with(|| self.pacer.delay_for(ev.timestamp()));
@@ -117,9 +111,7 @@ impl Replay {
         self.next += 1;
         Some(match personalize(ev, &self.thread_id, &self.run_id) {
             Cow::Owned(ev) => frame_bytes(&ev),
-            Cow::Borrowed(ev) => self.frames.encoded[self.next - 1]
-                .get_or_init(|| frame_bytes(ev))
-                .clone(),
+            Cow::Borrowed(ev) => encoded.get_or_init(|| frame_bytes(ev)).clone(),
         })
     }
 
@@ -127,10 +119,8 @@ impl Replay {
     /// (its terminal event is out).
     fn shutdown(&mut self) -> Option<Bytes> {
         use EventType::{RunError, RunFinished};
-        let sent = &self.frames.events[..self.next];
-        let ended = sent
-            .iter()
-            .any(|ev| matches!(ev.kind(), Some(RunFinished | RunError)));
+        let sent = &self.frames[..self.next];
+        let ended = (sent.iter()).any(|(ev, _)| matches!(ev.kind(), Some(RunFinished | RunError)));
         let cut = !sent.is_empty() && !ended;
         self.next = usize::MAX; // the end: nothing more is sent
         let why = "The replay server is shutting down; the recorded run was cut short.";
@@ -153,7 +143,7 @@ impl Drop for Replay {
     /// its client left.
     fn drop(&mut self) {
         if let Some(line) = &self.guard.2 {
-            let ended = self.next >= self.frames.events.len();
+            let ended = self.next >= self.frames.len();
             line.write(ended, self.cancel.is_cancelled());
         }
     }
