@@ -43,21 +43,21 @@ pub(super) fn text_content(mut ev: Event) -> Event {
     ev
 }
 
-/// `ev` as the 0.x client reads it (`None`: it has no such event). No 0.0.x schema knows
+/// `ev` as the 0.x client reads it (`None`: it has no such event, REASONING_ENCRYPTED_VALUE
+/// and SUBAGENT_*, whether mapped or passed through). No 0.0.x schema knows
 /// sub-agents: SUBAGENT_* are dropped and `subagentRunId` is left out; the sub-agent's
 /// messages, tool calls and steps stay, as the run's own ([`super::Mapper::emit_step`]
 /// names its steps apart).
 pub(super) fn thinking(mut ev: Event) -> Option<Event> {
-    use EventType::{SubagentError, SubagentFinished, SubagentStarted};
-    if let Some(SubagentStarted | SubagentFinished | SubagentError) = ev.kind() {
+    use EventType::{ReasoningEncryptedValue, SubagentError, SubagentFinished, SubagentStarted};
+    // A passed-through event is told by its `type` alike.
+    if let Some(SubagentStarted | SubagentFinished | SubagentError | ReasoningEncryptedValue) =
+        ev.kind()
+    {
         return None;
     }
-    match &mut ev {
-        Event::ReasoningEncryptedValue { .. } => return None,
-        Event::Passthrough(Value::Object(m)) => {
-            m.shift_remove("subagentRunId");
-        }
-        _ => {}
+    if let Event::Passthrough(Value::Object(m)) = &mut ev {
+        m.shift_remove("subagentRunId");
     }
     Some(ev.attributed(None).into_thinking())
 }

@@ -26,23 +26,21 @@ impl Mapper {
         // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
         let waiting =
             |this: &Self, m: &MessageRef<'_>| m.tool_call().is_some_and(|c| this.unanswered(&c));
-        // The part of the list after the last message the client holds.
-        let (mut new_from, mut any_new) = (0, false);
+        // The part of the list after the last message the client holds: whether it has a
+        // message, and the places of its AI messages (latest first).
+        let (mut ais, mut any_new) = (vec![], false);
         for (i, m) in list.iter().enumerate().rev() {
             if waiting(self, m) {
                 continue;
             }
             let (kind, id) = m.kind_and_id();
             let id = id.unwrap_or_else(|| format!("msg-{i}"));
-            let held = match kind.as_deref() {
-                Some("ai") => self.client.holds_ai(&id),
-                _ => self.client.holds(&id),
-            };
-            if held {
-                new_from = i + 1;
+            let ai = kind.as_deref() == Some("ai");
+            if self.client.holds(&id) || (ai && self.client.holds_ai(&id)) {
                 break;
             }
             any_new = true;
+            ais.extend(ai.then_some(i));
         }
         if !any_new {
             return;
@@ -63,9 +61,8 @@ impl Mapper {
         if self.opts.text == TextPolicy::Final {
             return;
         }
-        for (i, m) in list.iter().enumerate().skip(new_from) {
-            let ai = m.kind_and_id().0.as_deref() == Some("ai");
-            let Some(msg) = ai.then(|| m.to_agui(i)).flatten() else {
+        for i in ais.into_iter().rev() {
+            let Some(msg) = list[i].to_agui(i) else {
                 continue;
             };
             let id = msg.id;

@@ -110,9 +110,9 @@ impl Mapper {
         // the calls a finished run left pending when the next says it resumes (the platform's
         // classic `events` mode records no interrupt).
         let carries = resumes || (same_thread && resume_given);
-        for (id, name, parent) in suspended.into_iter().filter(|_| carries) {
+        for (id, call) in suspended.into_iter().filter(|_| carries) {
             run.resumed.insert(id.clone());
-            run.tools.insert(id, ToolCall::new(name, parent, true));
+            run.tools.insert(id, call);
         }
         self.run = Some(run);
         self.push(e, out);
@@ -158,12 +158,12 @@ impl Mapper {
                 let calls = held.map(|list| list.iter().flat_map(|m| &m.tool_calls));
                 let held: Option<HashSet<&str, FastIds>> =
                     calls.map(|c| c.map(|c| &c.id[..]).collect());
-                let pending = (run.tools.iter()).filter(|(id, t)| {
+                // Every call is ended by now ([`Mapper::close_open`]).
+                // Every call is ended by now ([`Mapper::close_open`]): taken whole.
+                let pending = (std::mem::take(&mut run.tools).into_iter()).filter(|(id, t)| {
                     !t.result && held.as_ref().is_none_or(|h| h.contains(&id[..]))
                 });
-                let keep =
-                    |(id, t): (&String, &ToolCall)| (id.clone(), t.name.clone(), t.parent.clone());
-                self.suspended = pending.map(keep).collect();
+                self.suspended = pending.collect();
                 if let Some(mut messages) = messages {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
@@ -200,7 +200,7 @@ impl Mapper {
         if n == 0 || self.agui0() {
             return json!({"type": "success"});
         }
-        let ids = self.suspended.iter().map(|(id, _, _)| id);
+        let ids = self.suspended.iter().map(|(id, _)| id);
         let listed: Vec<&String> = ids.take(PENDING_IDS_LISTED).collect();
         let mut outcome = json!({"type": "success", "pendingToolCallIds": listed});
         if n > PENDING_IDS_LISTED {
