@@ -124,7 +124,7 @@ impl V2Adapter {
                         Disposition::Ignored("root stream part of another stream mode")
                     }
                     data => {
-                        if let Data::Calls(calls) = data {
+                        if let Data::Calls(calls, _) = data {
                             self.remember_calls(calls);
                         }
                         Disposition::Ignored("root stream chunk is a node's update, not the state")
@@ -150,25 +150,27 @@ impl V2Adapter {
 
     fn on_chain(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let run_id = ev.run_id.clone().unwrap_or_default();
+        // The calls a chain's output holds, or those a step executes: a `Send` payload's
+        // (create_agent `tools` runs), or those its input state leaves without a result (a
+        // resumed run re-executes them).
+        let (calls, conversation) = match &ev.data {
+            Data::Calls(calls, conversation) => (&calls[..], conversation.as_ref()),
+            _ => (&[][..], None),
+        };
+        self.remember_calls(calls);
         match kind {
             "on_chain_start" => {
                 let name = ev.name.clone().unwrap_or_default();
                 if ev.is_step() {
                     self.ensure_started(out);
-                    // create_agent `tools` runs carry the Send payload: the calls they execute.
-                    if let Data::StepInput(input) = &ev.data {
-                        // What the steps before this one wrote, in order (a step of the
-                        // root graph: a nested graph's list is its own).
-                        let nested = ev
-                            .checkpoint_ns
-                            .as_deref()
-                            .is_some_and(|ns| ns.contains('|'));
-                        if let Some(list) = input.messages.as_ref().filter(|_| !nested) {
-                            out.push(ModelEvent::Conversation(list.clone()));
-                        }
-                        // The calls it executes: a `Send` payload's, or those its input
-                        // state leaves without a result (a resumed run re-executes them).
-                        self.remember_calls(&input.calls);
+                    // What the steps before this one wrote, in order (a step of the root
+                    // graph: a nested graph's list is its own).
+                    let nested = ev
+                        .checkpoint_ns
+                        .as_deref()
+                        .is_some_and(|ns| ns.contains('|'));
+                    if let Some(list) = conversation.filter(|_| !nested) {
+                        out.push(ModelEvent::Conversation(list.clone()));
                     }
                     self.run.steps.insert(run_id.clone());
                     out.push(ModelEvent::StepStart { name, key: run_id });
@@ -181,10 +183,7 @@ impl V2Adapter {
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
             "on_chain_end" => {
-                if let Data::Calls(calls) = &ev.data {
-                    self.remember_calls(calls);
-                    self.complete_from_node(ev.checkpoint_ns.as_deref(), calls, out);
-                }
+                self.complete_from_node(ev.checkpoint_ns.as_deref(), calls, out);
                 if self.run.steps.remove(&run_id) {
                     out.push(ModelEvent::StepEnd { key: run_id });
                     return Disposition::Mapped;

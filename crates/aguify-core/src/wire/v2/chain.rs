@@ -50,9 +50,8 @@ impl ChainData<'_> {
         };
         match data {
             // Its `messages` a list: read as a state's.
-            Data::StepInput(mut input) if input.messages.is_some() => {
-                input.messages = State::read(text).map(|s| s.messages);
-                Some(Data::StepInput(input))
+            Data::Calls(calls, Some(_)) => {
+                Some(Data::Calls(calls, State::read(text).map(|s| s.messages)))
             }
             data => Some(data),
         }
@@ -80,7 +79,7 @@ fn calls(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
     if let Some(h) = h {
         h.calls(&mut calls, normalised)?;
     }
-    Some(Data::Calls(calls))
+    Some(Data::Calls(calls, None))
 }
 
 /// A root chain's stream chunk: a stream mode's part (`[mode, payload]`, `text`), an
@@ -101,7 +100,7 @@ fn chunk(h: Option<Holder>, text: &str, normalised: bool) -> Option<Data> {
             }
             let mut calls = vec![];
             flat.calls_in(&mut calls)?;
-            Some(Data::Calls(calls))
+            Some(Data::Calls(calls, None))
         }
         h => calls(h, text, normalised),
     }
@@ -342,10 +341,10 @@ impl Holder<'_> {
     }
 }
 
-/// A graph step's input ([`StepInput`], `messages` `Some` (empty) when its `messages` is a
-/// list; `None`: read again normalised).
+/// A graph step's input ([`Data::Calls`], the conversation `Some` (empty) when its `messages`
+/// is a list; `None`: read again normalised).
 fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
-    let mut input = StepInput::default();
+    let (mut calls, mut conversation) = (vec![], None);
     match h {
         None => {}
         Some(Holder::Items(items, _)) => {
@@ -365,7 +364,7 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                     send.push((id, name, args));
                 }
             }
-            input.calls.push(MessageCalls {
+            calls.push(MessageCalls {
                 id: None,
                 calls: send,
             });
@@ -385,19 +384,19 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                     let Holder::Object(m) = m else { continue };
                     let m = m.flat(normalised)?;
                     if m.is_kind("ai") {
-                        let (id, calls) = (m.id(), m.calls()?);
-                        input.calls.push(MessageCalls { id, calls });
+                        let (id, list) = (m.id(), m.calls()?);
+                        calls.push(MessageCalls { id, calls: list });
                     } else if m.is_kind("tool") {
                         answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
                     }
                 }
-                input.calls.retain_mut(|m| {
+                calls.retain_mut(|m| {
                     m.calls.retain(|(call, ..)| !answered.contains(call));
                     !m.calls.is_empty()
                 });
-                input.messages = Some(vec![]);
+                conversation = Some(vec![]);
             }
         }
     }
-    Some(Data::StepInput(input))
+    Some(Data::Calls(calls, conversation))
 }

@@ -57,13 +57,16 @@ pub enum Data {
     /// end, or of the root chain's whose output is no state [`State`] reads; a tool error's
     /// `data` as it is (`None` too when nothing is read of this kind's `data`, or it has none).
     Value(Option<Value>),
-    /// A graph step's start.
-    StepInput(StepInput),
     /// The root chain's end: the state, its messages read as a state's ([`State`]).
     State(Box<State>),
-    /// The end of a chain inside the root run, or a root chain's stream chunk (a node's
-    /// update): the calls of the AI messages its output or chunk holds.
-    Calls(Vec<MessageCalls>),
+    /// The end of a chain inside the root run, a root chain's stream chunk (a node's update)
+    /// or a graph step's start: the calls of the AI messages its output or chunk holds, or
+    /// those the step is to execute, those of a `Send` payload (a list of `tool_call`s, of no
+    /// message), or, when its `messages` is a list, those of its AI messages that no tool
+    /// message in it answers (a resumed run re-executes them). Then, of a step whose input is
+    /// a state whose first entry is that list: the list read as a state's ([`State`]), the
+    /// conversation so far.
+    Calls(Vec<MessageCalls>, Option<Conversation>),
     /// A root chain's stream chunk that is a `[mode, payload]` pair (a stream mode's part):
     /// the payload (normalised) of a `custom` one.
     Part(Option<Value>),
@@ -96,17 +99,8 @@ pub struct MessageCalls {
     pub calls: Vec<(String, String, String)>,
 }
 
-/// What the adapter reads of a graph step's input: the calls it is to execute, those of a
-/// `Send` payload (a list of `tool_call`s, of no message), or, when its `messages` is a list,
-/// those of its AI messages that no tool message in it answers (a resumed run re-executes
-/// them).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct StepInput {
-    pub calls: Vec<MessageCalls>,
-    /// Its `messages` read as a state's ([`State`]), when it is a state whose first entry is
-    /// that list: the conversation so far.
-    pub messages: Option<Vec<std::sync::Arc<crate::wire::state::SharedJson>>>,
-}
+/// A conversation's messages, read as a state's ([`State`]).
+pub type Conversation = Vec<std::sync::Arc<crate::wire::state::SharedJson>>;
 
 /// The line as read: of `tags`, whether it holds `"langsmith:hidden"`, of `parent_ids` how
 /// many there are, `data` read for the event's kind as it comes ([`Slot`]).
@@ -659,7 +653,7 @@ mod tests {
         );
         assert_eq!(
             data(r#"{"event":"on_chain_stream","data":{"chunk":1},"parent_ids":[]}"#),
-            Some(Data::Calls(vec![]))
+            Some(Data::Calls(vec![], None))
         );
         // A stream mode's part: the payload of a `custom` one, normalised.
         for (chunk, part) in [
@@ -854,22 +848,18 @@ mod tests {
             );
             Event::read(&text).map(|e| e.data)
         };
-        let waiting = StepInput {
-            calls: vec![MessageCalls {
-                id: Some("m1".into()),
-                calls: vec![("c2".into(), "g".into(), "{}".into())],
-            }],
-            messages: None,
-        };
-        let Some(Data::StepInput(mut got)) =
+        let waiting = vec![MessageCalls {
+            id: Some("m1".into()),
+            calls: vec![("c2".into(), "g".into(), "{}".into())],
+        }];
+        let Some(Data::Calls(got, conversation)) =
             step(&json!({"messages":[ai.clone(), tool.clone()]}).to_string())
         else {
             panic!("a step input");
         };
         // The list, read as a state's: the conversation so far.
-        let ids: Vec<Option<&str>> = got.messages.iter().flatten().map(|m| m.id()).collect();
+        let ids: Vec<Option<&str>> = conversation.iter().flatten().map(|m| m.id()).collect();
         assert_eq!(ids, [Some("m1"), None]);
-        got.messages = None;
         assert_eq!(got, waiting);
         let calls = |v: Value| {
             let text =
@@ -878,22 +868,28 @@ mod tests {
         };
         assert_eq!(
             calls(json!({"messages":[ai_ctor]})),
-            Some(Data::Calls(vec![MessageCalls {
-                id: Some("m2".into()),
-                calls: vec![(
-                    "c3".into(),
-                    "f".into(),
-                    r#"{"a":{"__type__":"Z","k":2}}"#.into()
-                )]
-            }]))
+            Some(Data::Calls(
+                vec![MessageCalls {
+                    id: Some("m2".into()),
+                    calls: vec![(
+                        "c3".into(),
+                        "f".into(),
+                        r#"{"a":{"__type__":"Z","k":2}}"#.into()
+                    )]
+                }],
+                None
+            ))
         );
         // What normalising makes another value of (an escaped dict, a Python repr, an object
         // where a string is read) is read from its normalised tree's text.
         let one = |id: &str, call: &str| {
-            Some(Data::Calls(vec![MessageCalls {
-                id: Some(id.into()),
-                calls: vec![(call.into(), "f".into(), "{}".into())],
-            }]))
+            Some(Data::Calls(
+                vec![MessageCalls {
+                    id: Some(id.into()),
+                    calls: vec![(call.into(), "f".into(), "{}".into())],
+                }],
+                None,
+            ))
         };
         let esc = |v: Value| json!({ "__lc_escaped__": v });
         let msg = json!({"content":"","type":"ai","id":"m4","tool_calls":[{"id":"c4","name":"f","args":{}}]});
@@ -910,8 +906,8 @@ mod tests {
         let tool = json!({"content":"","type":"tool","tool_call_id":esc(json!("c4"))});
         assert_eq!(
             step(&json!({"messages":esc(json!([msg.clone(), ai.clone(), tool]))}).to_string()),
-            Some(Data::StepInput(StepInput {
-                calls: vec![MessageCalls {
+            Some(Data::Calls(
+                vec![MessageCalls {
                     id: Some("m1".into()),
                     calls: vec![
                         ("c1".into(), "f".into(), r#"{"k":1}"#.into()),
@@ -919,8 +915,8 @@ mod tests {
                     ]
                 }],
                 // An escaped list is no state's list.
-                messages: None,
-            }))
+                None,
+            ))
         );
         // An `on_custom_event`'s data is a payload, whichever way it was read.
         for text in [
