@@ -350,7 +350,7 @@ impl Explainer {
                     ("messages", "message-start", _) => {
                         let name = v3.node.map_or("model".into(), |n| format!("model in {n}"));
                         // The timestamp as the events get it: one a client can hold.
-                        let ts = crate::pipeline::record_timestamp(rec).ok().flatten();
+                        let ts = rec.v3.as_ref().and_then(|ev| ev.timestamp().ok().flatten());
                         self.model_call_started(format!("v3:{ns}"), name, &rec.origin, ts);
                     }
                     ("messages", "message-finish", _) => {

@@ -193,12 +193,6 @@ pub trait Observer {
     }
 }
 
-/// The v3 `params.timestamp` of a record (ms), if any; `Err` with what it is when a client
-/// cannot hold it ([`crate::wire::v3::Event::timestamp`]).
-pub fn record_timestamp(rec: &Record) -> Result<Option<i64>, String> {
-    rec.v3.as_ref().map_or(Ok(None), |ev| ev.timestamp())
-}
-
 /// The warning for a file's first timestamp that a client cannot hold (`what` it is).
 pub const TIMESTAMP_WARNING: &str = "v3 `timestamp` is";
 
@@ -342,7 +336,9 @@ impl Conversion {
                 stats.warnings += 1;
                 obs.warning(&origin, &w);
             }
-            timestamp = record_timestamp(rec).unwrap_or_else(|what| {
+            // The v3 `params.timestamp` (ms), if any a client can hold.
+            let ts = rec.v3.as_ref().map_or(Ok(None), |ev| ev.timestamp());
+            timestamp = ts.unwrap_or_else(|what| {
                 if !bad && !std::mem::replace(&mut file.bad_timestamp_told, true) {
                     stats.warnings += 1;
                     obs.warning(&origin, &timestamp_warning(&what));

@@ -530,20 +530,19 @@ pub fn command_tool_message(output: &Value, call_id: Option<&str>) -> Option<Val
         return None;
     }
     let list = o.field("update")?.field("messages")?.as_array()?;
-    // A tool message, or a parsed dumpd repr `ToolMessage(content=…, tool_call_id=…)`.
-    let tool_messages: Vec<Value> = (list.iter())
-        .filter_map(|m| {
-            let mut m = m.as_object()?.clone();
-            if m.field_str("__type__") == Some("ToolMessage") {
-                m.insert("type".into(), Value::String("tool".into()));
-            }
-            let m = Value::Object(m);
-            (message_kind(&m) == Some("tool")).then_some(m)
-        })
-        .collect();
-    let answers = |m: &&Value| call_id.is_none() || tool_call_id(m) == call_id;
-    let found = tool_messages.iter().find(answers).or(tool_messages.first());
-    found.cloned()
+    // A tool message, or a parsed dumpd repr `ToolMessage(content=…, tool_call_id=…)`: found
+    // first, only it copied.
+    let repr = |m: &Value| m.field_str("__type__") == Some("ToolMessage");
+    let mut tools = (list.iter()).filter(|m| repr(m) || message_kind(m) == Some("tool"));
+    let answers = |m: &&Value| {
+        call_id.is_none_or(|id| !id.is_empty() && m.field_str("tool_call_id") == Some(id))
+    };
+    let found = (tools.clone()).find(answers).or(tools.next())?;
+    let mut m = found.as_object()?.clone();
+    if repr(found) {
+        m.insert("type".into(), Value::String("tool".into()));
+    }
+    Some(Value::Object(m))
 }
 
 /// Whether `m` (a message of a normalized list, not normalized again yet) may be a tool
