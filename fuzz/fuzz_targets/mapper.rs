@@ -206,7 +206,7 @@ fn model(ev: Ev) -> ModelEvent {
         } => ModelEvent::ToolEnd(ToolResult {
             tool_call_id: id("call", call),
             name: named.then(|| "tool0".into()),
-            content: json!("done"),
+            content: aguify::agui::ToolContent::Text("done".into()),
             message_id: message.map(|m| id("tm", m)),
             error,
         }),

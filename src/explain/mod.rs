@@ -422,7 +422,7 @@ impl Observer for Explainer {
             ..
         }) = ev
         {
-            let text = crate::wire::langchain::tool_content_text(content);
+            let text = content.clone().into_text();
             let text = cut(&one_line(&text), 160);
             // A record that does not name the tool: the name of its call.
             let call = self.timeline.tool_name(tool_call_id).filter(|n| *n != "?");

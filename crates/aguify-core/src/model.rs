@@ -149,8 +149,8 @@ pub struct ToolResult {
     pub tool_call_id: String,
     /// The tool's name, when the log has it here.
     pub name: Option<String>,
-    /// The result's content (a string, or content blocks).
-    pub content: Value,
+    /// The result's content in its AG-UI form (text, or content parts holding media).
+    pub content: crate::agui::ToolContent,
     /// The id of the `ToolMessage` holding the result, when known.
     pub message_id: Option<String>,
     /// The tool raised and the error became its result (a handled tool error).
@@ -162,12 +162,7 @@ impl ToolResult {
     /// the log streams no `tools` event for it).
     pub(crate) fn of_item(m: crate::agui::Item, tool_call_id: String) -> ToolResult {
         ToolResult {
-            // The content as JSON: a string or the parts (moved, not copied).
-            content: match m.content {
-                Some(crate::agui::ToolContent::Text(s)) => Value::String(s),
-                Some(crate::agui::ToolContent::Parts(parts)) => Value::Array(parts),
-                None => Value::Null,
-            },
+            content: (m.content).unwrap_or(crate::agui::ToolContent::Text(String::new())),
             message_id: Some(m.id),
             error: m.error.is_some(),
             tool_call_id,

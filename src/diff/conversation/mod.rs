@@ -44,7 +44,7 @@ use serde_json::Value;
 
 mod document;
 
-use crate::agui::{Event, Snapshot, ToolContent};
+use crate::agui::{Event, Snapshot};
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf, Run};
 use crate::payload::Payload;
@@ -236,10 +236,7 @@ impl Open {
                 metadata,
                 ..
             } => {
-                let text = match content {
-                    ToolContent::Text(s) => s.clone(),
-                    ToolContent::Parts(parts) => parts_text(parts),
-                };
+                let text = content.clone().into_text();
                 let m = self.message(message_id, "tool", origin);
                 m.text = Joined::new(text, origin);
                 m.tool_call_id = Some(tool_call_id.clone());
@@ -490,12 +487,9 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
     let s = |v: &Value, k: &str| str_of(v, k).unwrap_or_default();
     let mut msg = Message::new(&s(m, "id"), &str_of(m, "role")?, origin);
     if let Some(c) = m.get("content").filter(|c| !c.is_null()) {
-        // A string as it is, the text parts of a list joined, anything else as its JSON.
-        let text = match c {
-            Value::String(s) => s.clone(),
-            Value::Array(parts) => parts_text(parts),
-            other => other.to_string(),
-        };
+        // A string as it is, the text parts of a list joined, anything else as its JSON
+        // (a list without text as its JSON too).
+        let text = crate::wire::langchain::tool_content_text(c);
         msg.text = Joined::new(text, origin);
     }
     msg.tool_call_id = str_of(m, "toolCallId");
@@ -509,15 +503,6 @@ fn message_of(m: &Value, origin: &Origin) -> Option<Message> {
         });
     }
     Some(msg)
-}
-
-/// Content parts as text: their text parts joined (media parts have none), else their JSON.
-fn parts_text(parts: &[Value]) -> String {
-    let text = |p: &Value| p.get("text").and_then(Value::as_str).map(str::to_string);
-    match parts.iter().filter_map(text).collect::<String>() {
-        t if t.is_empty() && !parts.is_empty() => serde_json::to_string(parts).unwrap_or_default(),
-        t => t,
-    }
 }
 
 /// A state without its `messages` (they are compared as messages).

@@ -296,11 +296,10 @@ pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Valu
     ModelEvent::ToolEnd(ToolResult {
         tool_call_id,
         name,
-        content: match output.field("content") {
-            Some(content) if is_msg => content.clone(),
-            _ if is_msg => Value::Null,
-            _ => output.clone(),
-        },
+        content: lc::tool_content(match output.field("content") {
+            c if is_msg => c.unwrap_or(&Value::Null),
+            _ => output,
+        }),
         message_id: str_field(output, "id").filter(|_| is_msg),
         error: is_msg && output.field_str("status") == Some("error"),
     })
@@ -322,7 +321,7 @@ pub(crate) fn tool_failed(tool_call_id: String, name: Option<String>, text: Stri
     ModelEvent::ToolEnd(ToolResult {
         tool_call_id,
         name,
-        content: Value::String(text),
+        content: crate::agui::ToolContent::Text(text),
         message_id: None,
         error: true,
     })

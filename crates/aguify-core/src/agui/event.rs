@@ -415,6 +415,15 @@ impl ToolContent {
         }
     }
 
+    /// The content as text: the text, or the text parts' texts (the parts as JSON when they
+    /// have none).
+    pub fn into_text(self) -> String {
+        match self {
+            ToolContent::Text(s) => s,
+            ToolContent::Parts(p) => crate::wire::langchain::tool_content_text(&Value::Array(p)),
+        }
+    }
+
     /// What a reader is shown: the text, or the parts' texts with `[image]` (`[audio]`, …)
     /// for each media part.
     pub fn shown(&self) -> String {

@@ -303,7 +303,7 @@ mod tests {
         ModelEvent::ToolEnd(ToolResult {
             tool_call_id: call.into(),
             name: None,
-            content: json!("r"),
+            content: crate::agui::ToolContent::Text("r".into()),
             message_id: id.map(String::from),
             error: false,
         })

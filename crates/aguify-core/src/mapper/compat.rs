@@ -24,10 +24,8 @@ use crate::agui::{Event, EventType, Message, ToolContent};
 /// snapshots hold its own items only; a captured event is passed through as it is.)
 pub(super) fn text_content(mut ev: Event) -> Event {
     let as_text = |c: &mut ToolContent| {
-        if let ToolContent::Parts(parts) = c {
-            let parts = Value::Array(std::mem::take(parts));
-            *c = ToolContent::Text(crate::wire::langchain::tool_content_text(&parts));
-        }
+        let text = std::mem::replace(c, ToolContent::Text(String::new())).into_text();
+        *c = ToolContent::Text(text);
     };
     match &mut ev {
         Event::ToolCallResult { content, .. } => as_text(content),

@@ -626,7 +626,7 @@ mod tests {
                 ModelEvent::ToolEnd(ToolResult {
                     tool_call_id: call.clone(),
                     name: Some("f".into()),
-                    content: Value::String("ok".into()),
+                    content: ToolContent::Text("ok".into()),
                     message_id: Some(format!("t{i}")),
                     error: false,
                 }),
@@ -714,7 +714,7 @@ mod tests {
         let result = ModelEvent::ToolEnd(ToolResult {
             tool_call_id: "c1".into(),
             name: Some("f".into()),
-            content: Value::String("ok".into()),
+            content: ToolContent::Text("ok".into()),
             message_id: Some("t1".into()),
             error: false,
         });
@@ -783,7 +783,7 @@ mod tests {
             ModelEvent::ToolEnd(ToolResult {
                 tool_call_id: call.into(),
                 name: Some("lookup".into()),
-                content: Value::String("ok".into()),
+                content: ToolContent::Text("ok".into()),
                 message_id: None,
                 error: false,
             })

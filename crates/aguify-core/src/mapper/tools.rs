@@ -158,11 +158,11 @@ impl Mapper {
             t.result = true;
             run.tool_done();
         }
-        let content = lc::tool_content(&r.content);
+        let content = r.content;
         // The sub-agents run under the call (latest first) end with its result.
         let under = (self.subagents.open.iter().rev()).filter(|(_, c)| **c == call_id);
         for id in under.map(|(id, _)| id.clone()).collect::<Vec<_>>() {
-            let text = lc::tool_content_text(&r.content);
+            let text = content.clone().into_text();
             let end = match r.error {
                 false => Ok((Some(text.into()), subagent::success())),
                 true => Err((error_code::AGENT_INTERNAL, text)),
