@@ -34,8 +34,9 @@ pub struct V2Adapter {
     pending_calls: Vec<PendingCall>,
     /// Whether any `events` record was seen (then `messages` parts repeat it and are skipped).
     saw_events: bool,
-    /// The message open in a `messages-tuple` stream.
-    tuple_open: Option<String>,
+    /// The message of a `messages-tuple` stream that is open (`true`) or that ended last
+    /// without usage (`false`: a usage-only chunk after it is its; a run's end forgets it).
+    tuple: Option<(String, bool)>,
     /// A warning about the record just fed.
     warning: Option<String>,
 }
@@ -59,9 +60,6 @@ struct Run {
     claimed: Claimed,
     /// Tool run id → tool call id.
     tool_runs: HashMap<String, ToolRun, FastIds>,
-    /// The `messages-tuple` message that ended last without usage (a usage-only chunk after
-    /// it is its).
-    tuple_last: Option<String>,
     /// The run's sub-agents ([`super::subagent::Nest`]).
     nest: super::subagent::Nest,
 }
@@ -74,6 +72,7 @@ impl V2Adapter {
     /// calls stay: a resumed run executes the calls its interrupted predecessor made.
     fn forget_run(&mut self) {
         self.run = Run::default();
+        self.tuple.take_if(|t| !t.1);
         let run = self.run_no;
         self.pending_calls.retain(|c| c.run == run);
         self.run_no += 1;
@@ -296,7 +295,7 @@ impl super::Adapt for V2Adapter {
             // own SSE) has no lifecycle: its end is the end of the stream, and only an error
             // frame says it failed (issue 39.6). A model's message with no finish reason
             // (LangGraph.js keeps it in the generation, not the chunk) ends there too.
-            if let Some(open) = self.tuple_open.take() {
+            if let Some((open, _)) = self.tuple.take_if(|t| t.1) {
                 out.push(super::message_end(open, None));
             }
             out.push(ModelEvent::RunEnd);

@@ -51,19 +51,18 @@ impl V2Adapter {
                 // gives that chunk an id of its own (`run-…`): it ends the message in
                 // progress (or, ended, adds to it), it is no message of its own (issue 39.5).
                 if is_usage_only(&chunk) {
-                    if let Some(open) = self.tuple_open.take().or(self.run.tuple_last.take()) {
+                    if let Some((open, _)) = self.tuple.take() {
                         out.push(message_end(open, usage()));
                         return Disposition::Mapped;
                     }
                 }
-                if self.tuple_open.as_deref() != Some(id.as_str()) {
-                    if let Some(prev) = self.tuple_open.take() {
+                if !matches!(&self.tuple, Some((open, true)) if *open == id) {
+                    if let Some((prev, true)) = self.tuple.take() {
                         out.push(message_end(prev, None));
                     }
                     out.push(message_start(&id));
                     self.run.nest.message_started(ns);
-                    self.tuple_open = Some(id.clone());
-                    self.run.tuple_last = None;
+                    self.tuple = Some((id.clone(), true));
                 }
                 let from = out.len();
                 if chunk.field("tool_call_chunks").is_none() {
@@ -90,10 +89,9 @@ impl V2Adapter {
                             .any(|k| m.get(k).is_some_and(|v| !v.is_null()))
                     });
                 if last {
-                    self.tuple_open = None;
                     let usage = usage();
                     // Usage still to come (on a chunk of its own) is added to this message.
-                    self.run.tuple_last = usage.is_none().then(|| id.clone());
+                    self.tuple = usage.is_none().then(|| (id.clone(), false));
                     out.push(message_end(id, usage));
                 }
                 Disposition::Mapped

@@ -414,7 +414,6 @@ impl V3Adapter {
                         name,
                         args: block.emitted.clone(),
                         started: false,
-                        ended: false,
                     });
                 }
             }

@@ -61,7 +61,8 @@ struct Run {
     nest: super::subagent::Nest,
     /// Tool calls whose model message gave them no id (LangGraph.js with
     /// @langchain/google-genai, issue 39.2), in the order they finished: the `tools` events
-    /// of such a call carry `tool_call_id: ""` and are paired with one of these.
+    /// of such a call carry `tool_call_id: ""` and are paired with one of these (a call
+    /// leaves at its tool run's end).
     idless_calls: Vec<tools::IdlessCall>,
     /// Whether this run's missing tool call ids were told already.
     idless_told: bool,

@@ -9,14 +9,13 @@ use crate::adapter::{json_text, lc, str_field as s, tool_end, tool_failed, Dispo
 use crate::model::ModelEvent;
 use crate::wire::v3::Params;
 
-/// A tool call the log gave no id: the id made up for it, its name and args, and how far
-/// its tool run got.
+/// A tool call the log gave no id: the id made up for it, its name and args, and whether its
+/// tool run started (it leaves the list when it ends).
 pub(super) struct IdlessCall {
     pub(super) id: String,
     pub(super) name: Option<String>,
     pub(super) args: String,
     pub(super) started: bool,
-    pub(super) ended: bool,
 }
 
 impl V3Adapter {
@@ -120,16 +119,16 @@ impl V3Adapter {
             (calls.iter().position(|c| waiting(c) && same_args(c)))
                 .or_else(|| calls.iter().position(waiting))
         } else {
-            (calls.iter()).position(|c| c.started && !c.ended && same_name(c))
+            (calls.iter()).position(|c| c.started && same_name(c))
         };
-        let Some(c) = at.map(|at| &mut calls[at]) else {
+        let Some(at) = at else {
             return String::new();
         };
         if starts {
-            c.started = true;
-        } else {
-            c.ended = matches!(event, Some("tool-finished" | "tool-error"));
+            calls[at].started = true;
+        } else if matches!(event, Some("tool-finished" | "tool-error")) {
+            return calls.remove(at).id;
         }
-        c.id.clone()
+        calls[at].id.clone()
     }
 }
