@@ -123,14 +123,12 @@ impl Redactor<'_> {
         let Value::Object(map) = v else {
             return self.value(v, Zone::Free, "");
         };
-        if is_agui(map) {
-            return self.agui(map);
-        }
         if str_of(map, "type") == Some("event") && map.get("method").is_some_and(Value::is_string) {
             return self.v3(map);
         }
         match str_of(map, "event") {
-            Some(e) if e.starts_with("on_") => {
+            // An AG-UI event (capital `type`) goes to `object`, which knows it.
+            Some(e) if e.starts_with("on_") && !is_agui(map) => {
                 // A custom event's data is the writer's own; other events' data holds the
                 // input, output or chunk beside ids (a tool error's `tool_call_id`).
                 let custom = e == "on_custom_event";

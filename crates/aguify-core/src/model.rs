@@ -85,6 +85,19 @@ impl MessageRef<'_> {
             MessageRef::Shared(m) => m.to_agui(i),
         }
     }
+
+    /// The result this tool message (item `i` of its list) holds, converted, answering
+    /// `tool_call_id` (a state's, when the log streams no `tools` event for it).
+    pub(crate) fn tool_result(self, i: usize, tool_call_id: String) -> Option<ToolResult> {
+        let m = self.to_agui(i)?;
+        Some(ToolResult {
+            content: (m.content).unwrap_or(crate::agui::ToolContent::Text(String::new())),
+            message_id: Some(m.id),
+            error: m.error.is_some(),
+            tool_call_id,
+            name: None,
+        })
+    }
 }
 
 /// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or as a parse
@@ -155,20 +168,6 @@ pub struct ToolResult {
     pub message_id: Option<String>,
     /// The tool raised and the error became its result (a handled tool error).
     pub error: bool,
-}
-
-impl ToolResult {
-    /// The result a converted tool message holds, answering `tool_call_id` (a state's, when
-    /// the log streams no `tools` event for it).
-    pub(crate) fn of_item(m: crate::agui::Item, tool_call_id: String) -> ToolResult {
-        ToolResult {
-            content: (m.content).unwrap_or(crate::agui::ToolContent::Text(String::new())),
-            message_id: Some(m.id),
-            error: m.error.is_some(),
-            tool_call_id,
-            name: None,
-        }
-    }
 }
 
 /// The internal event model: what every adapter makes of its input family, and what the

@@ -131,10 +131,9 @@ impl Mapper {
             let Some(call_id) = m.tool_call().filter(|c| self.unanswered(c)) else {
                 continue;
             };
-            let (call_id, Some(m)) = (call_id.into_owned(), m.to_agui(i)) else {
-                continue;
-            };
-            self.tool_end(ToolResult::of_item(m, call_id), out);
+            if let Some(r) = m.tool_result(i, call_id.into_owned()) {
+                self.tool_end(r, out);
+            }
         }
     }
 

@@ -18,7 +18,7 @@ use super::str_field as s;
 use super::RecordKind;
 use super::{count, custom_event, interrupts_from, lc, Disposition};
 use crate::input::Record;
-use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot, ToolResult};
+use crate::model::{ErrorInfo, InterruptInfo, MessageRef, ModelEvent, Snapshot};
 use crate::payload::Payload;
 use crate::wire::v3::{namespace_key, Data, Event, Lifecycle, Params};
 use message::OpenMessage;
@@ -235,9 +235,7 @@ impl V3Adapter {
             };
             let call = call.into_owned();
             self.run.nest.answered(&call);
-            if let Some(m) = m.to_agui(i) {
-                out.push(ModelEvent::ToolEnd(ToolResult::of_item(m, call)));
-            }
+            out.extend(m.tool_result(i, call).map(ModelEvent::ToolEnd));
         }
         out.len() > n
     }
