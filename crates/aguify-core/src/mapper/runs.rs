@@ -158,7 +158,6 @@ impl Mapper {
                 let calls = held.map(|list| list.iter().flat_map(|m| &m.tool_calls));
                 let held: Option<HashSet<&str, FastIds>> =
                     calls.map(|c| c.map(|c| &c.id[..]).collect());
-                // Every call is ended by now ([`Mapper::close_open`]).
                 // Every call is ended by now ([`Mapper::close_open`]): taken whole.
                 let pending = (std::mem::take(&mut run.tools).into_iter()).filter(|(id, t)| {
                     !t.result && held.as_ref().is_none_or(|h| h.contains(&id[..]))
