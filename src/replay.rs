@@ -52,10 +52,8 @@ pub fn positive(s: &str) -> Result<usize, String> {
 
 /// A JSON pointer pattern given on the command line (`--ignore`, `--keep`).
 pub fn pointer(s: &str) -> Result<String, String> {
-    match s.starts_with('/') {
-        true => Ok(s.to_string()),
-        false => Err("expected a JSON pointer starting with /".into()),
-    }
+    let why = "expected a JSON pointer starting with /";
+    s.starts_with('/').then(|| s.to_string()).ok_or(why.into())
 }
 
 /// `--speed`: a finite number above 0.

@@ -45,15 +45,16 @@ pub fn recordings(dir: &Path, follow_links: bool, nested: bool) -> Walk {
     walk
 }
 
-/// A folder's identity, to tell a link back to an ancestor.
+/// A file's identity (device and inode; none off Unix): to tell a link back to an ancestor
+/// folder, a followed file replaced.
 #[cfg(unix)]
-fn identity(m: &fs::Metadata) -> (u64, u64) {
+pub fn identity(m: &fs::Metadata) -> (u64, u64) {
     use std::os::unix::fs::MetadataExt;
     (m.dev(), m.ino())
 }
 
 #[cfg(not(unix))]
-fn identity(_: &fs::Metadata) -> (u64, u64) {
+pub fn identity(_: &fs::Metadata) -> (u64, u64) {
     (0, 0)
 }
 
@@ -85,18 +86,14 @@ fn walk_dir(
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        let Ok(mut meta) = fs::symlink_metadata(&path) else {
+        // A link not followed is neither a folder nor a file; a dangling one is skipped.
+        let meta = match fs::symlink_metadata(&path) {
+            Ok(m) if follow_links && m.file_type().is_symlink() => fs::metadata(&path),
+            m => m,
+        };
+        let Ok(meta) = meta else {
             continue;
         };
-        if meta.file_type().is_symlink() {
-            if !follow_links {
-                continue;
-            }
-            match fs::metadata(&path) {
-                Ok(m) => meta = m,
-                Err(_) => continue, // a dangling link
-            }
-        }
         if meta.is_dir() {
             if nested && !skipped_folder(name) {
                 walk_dir(&path, (follow_links, nested), ancestors, walk);

@@ -1,5 +1,6 @@
 //! Secrets: credentials found in any string, kept or not, replaced by `[secret:KIND]`.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
@@ -54,20 +55,17 @@ pub fn replace(s: &str, counts: &mut Counts) -> Option<String> {
     let mut text: Option<String> = None;
     for (kind, re) in PATTERNS.iter() {
         let cur = text.as_deref().unwrap_or(s);
-        if !re.is_match(cur) {
-            continue;
-        }
-        let mut out = String::with_capacity(cur.len());
-        let mut last = 0;
-        for caps in re.captures_iter(cur) {
-            let m = caps.get(1).or(caps.get(0)).expect("a match has group 0");
-            out.push_str(&cur[last..m.start()]);
-            out.push_str(&placeholder(kind));
-            last = m.end();
+        // The match with its group 1 (if it has one) replaced.
+        let replaced = re.replace_all(cur, |caps: &regex_lite::Captures| {
             *counts.entry(kind).or_default() += 1;
+            let all = caps.get(0).expect("a match has group 0");
+            let m = caps.get(1).unwrap_or(all);
+            let (before, after) = (&cur[all.start()..m.start()], &cur[m.end()..all.end()]);
+            format!("{before}{}{after}", placeholder(kind))
+        });
+        if let Cow::Owned(out) = replaced {
+            text = Some(out);
         }
-        out.push_str(&cur[last..]);
-        text = Some(out);
     }
     text
 }

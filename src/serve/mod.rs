@@ -217,14 +217,9 @@ fn describe(c: &Conversation, default: bool) -> Value {
 }
 
 async fn list(State(st): State<Arc<AppState>>) -> Json<Value> {
-    let conversations: Vec<Value> = st
-        .conversations
-        .values()
-        .enumerate()
-        .map(|(i, c)| describe(c, i == 0))
-        .collect();
+    let all = st.conversations.values().enumerate();
     Json(json!({
-        "conversations": conversations,
+        "conversations": all.map(|(i, c)| describe(c, i == 0)).collect::<Vec<_>>(),
         "activeStreams": Arc::strong_count(&st.active) - 1,
         "usage": "POST a RunAgentInput to a conversation's path; the response is its next recorded run as AG-UI SSE",
     }))
@@ -350,23 +345,14 @@ async fn post(
     let bytes = read_body(body, &st.cfg).await?;
     let req = parse_request(&bytes)?;
     let conv = &st.conversations[index];
-    let resume: Vec<String> = req
-        .resume
-        .into_iter()
-        .flatten()
-        .map(|r| r.interrupt_id)
-        .collect();
+    let resume = req.resume.into_iter().flatten();
+    let resume: Vec<String> = resume.map(|r| r.interrupt_id).collect();
     let (admission, lease) = st.sessions.admit(conv, &req.thread_id, &resume);
     let (frames, pacing, outcome) = match admission {
         Ok(i) => {
             let run = &conv.runs[i];
-            let outcome = format!(
-                "run {}/{} ({} events, ends {})",
-                i + 1,
-                conv.runs.len(),
-                run.frames.len(),
-                run.ending
-            );
+            let (n, events) = (conv.runs.len(), run.frames.len());
+            let outcome = format!("run {}/{n} ({events} events, ends {})", i + 1, run.ending);
             (run.frames.clone(), st.cfg.pacing, outcome)
         }
         Err((code, message)) => {

@@ -88,12 +88,11 @@ impl IntoResponse for Refusal {
         let (status, code) = self.status_code();
         let json = [(header::CONTENT_TYPE, "application/json")];
         let mut resp = (status, json, self.body()).into_response();
+        if let Refusal::MethodNotAllowed(_) = self {
+            let allow = HeaderValue::from_static("GET, POST");
+            resp.headers_mut().insert(header::ALLOW, allow);
+        }
         let hint = match &self {
-            Refusal::MethodNotAllowed(_) => {
-                let allow = HeaderValue::from_static("GET, POST");
-                resp.headers_mut().insert(header::ALLOW, allow);
-                String::new()
-            }
             Refusal::CorsNotEnabled(origin) => {
                 format!(" (start with --cors {origin} to allow this origin)")
             }

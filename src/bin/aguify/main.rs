@@ -155,17 +155,12 @@ fn message(e: &anyhow::Error, writing: &str) -> String {
     }
     let mut out = String::new();
     for cause in e.chain() {
-        let text = match cause.downcast_ref::<io::Error>() {
-            Some(io) => os_text(io),
-            None => cause.to_string(),
-        };
-        if out.ends_with(&text) {
-            continue;
+        let io = cause.downcast_ref::<io::Error>();
+        let text = io.map_or_else(|| cause.to_string(), os_text);
+        if !out.ends_with(&text) {
+            let sep = if out.is_empty() { "" } else { ": " };
+            out = format!("{out}{sep}{text}");
         }
-        if !out.is_empty() {
-            out.push_str(": ");
-        }
-        out.push_str(&text);
     }
     out
 }

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use aguify::pipeline::Input;
+use aguify::walk::identity;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressStyle};
 
 use clap::ColorChoice;
@@ -249,18 +250,9 @@ impl FollowReader {
     }
 
     /// Whether another file now sits at the path (a rotation: moved away and created anew).
-    #[cfg(unix)]
     fn replaced(&self, now: &std::fs::Metadata) -> bool {
-        use std::os::unix::fs::MetadataExt;
-        match self.file.metadata() {
-            Ok(open) => now.ino() != open.ino() || now.dev() != open.dev(),
-            _ => false,
-        }
-    }
-
-    #[cfg(not(unix))]
-    fn replaced(&self, _now: &std::fs::Metadata) -> bool {
-        false
+        let open = self.file.metadata();
+        open.is_ok_and(|open| identity(&open) != identity(now))
     }
 }
 
