@@ -85,10 +85,8 @@ pub fn read_side(
         }
         return Ok(());
     }
-    let inputs = files
-        .iter()
-        .map(|f| Input::open(f))
-        .collect::<Result<Vec<_>, _>>()?;
+    let inputs = files.iter().map(|f| Input::open(f));
+    let inputs = inputs.collect::<Result<Vec<_>, _>>()?;
     let mut reader = Reader {
         conv: Conversation::new(exact),
         out,

@@ -17,11 +17,8 @@ pub fn header(w: &mut dyn Write) -> io::Result<()> {
 pub fn run(run: &Run, w: &mut dyn Write) -> io::Result<()> {
     writeln!(w, "run {}", run.index)?;
     for leaf in &run.leaves {
-        let plain = !leaf.pointer.is_empty()
-            && !leaf
-                .pointer
-                .chars()
-                .any(|c| c.is_whitespace() || crate::text::is_unsafe(c) || c == '"');
+        let quoted = |c: char| c.is_whitespace() || crate::text::is_unsafe(c) || c == '"';
+        let plain = !leaf.pointer.is_empty() && !leaf.pointer.chars().any(quoted);
         if plain {
             w.write_all(leaf.pointer.as_bytes())?;
         } else {

@@ -235,14 +235,9 @@ impl TimelineBuilder {
                 None => {
                     // Its entry is printed already (`--follow`, end-of-stream findings): the
                     // note gets a line of its own.
-                    let origin = &Origin {
-                        file: if n.line > 0 {
-                            n.file.clone()
-                        } else {
-                            Arc::from("-")
-                        },
-                        line: n.line,
-                    };
+                    let file = (n.line > 0).then(|| n.file.clone());
+                    let file = file.unwrap_or_else(|| Arc::from("-"));
+                    let origin = &Origin { file, line: n.line };
                     let at = At { ts: None, origin };
                     let idx = self.push(Kind::Other, Line::Notes, 0, at, true);
                     self.entries[idx].notes.push(n);

@@ -35,10 +35,8 @@ impl TimelineBuilder {
                 input,
                 ..
             } => {
-                let resumes = input
-                    .as_ref()
-                    .map_or(&[][..], |i| list_of(i, "resume"))
-                    .to_vec();
+                let resumes = input.as_ref().map(|i| list_of(i, "resume"));
+                let resumes = resumes.unwrap_or_default().to_vec();
                 let mut thread = given(thread_id);
                 // Several files are one thread for the mapper; a file that records no thread
                 // id and resumes nothing is not shown under the thread of the file before.
@@ -99,11 +97,8 @@ impl TimelineBuilder {
                     None => format!("subagent {name} {id}"),
                 };
                 // A sub-agent is indented under the step running its parent tool call.
-                let step = self
-                    .open
-                    .steps
-                    .last()
-                    .and_then(|(_, i)| self.entries.get(*i));
+                let last = self.open.steps.last();
+                let step = last.and_then(|(_, i)| self.entries.get(*i));
                 let depth = step.map_or_else(|| self.depth_content(), |e| e.depth + 1);
                 self.step_start(format!("subagent {id}"), shown, depth, at);
             }

@@ -283,7 +283,7 @@ struct At<'a> {
 }
 
 /// An id a capture may leave out (read as "").
-fn given(id: &str) -> Option<String> {
+pub(crate) fn given(id: &str) -> Option<String> {
     Some(id.to_string()).filter(|s| !s.is_empty())
 }
 
@@ -300,12 +300,8 @@ pub fn in_events<T>(list: &[T], key: impl Fn(&T) -> u64, from: u64, to: u64) -> 
 pub fn entry_of_event(entries: &[Entry], idx: u64) -> Option<usize> {
     let last = entries.partition_point(|e| e.index <= idx).checked_sub(1)?;
     let reaches = |&i: &usize| idx <= entries[i].end_index.unwrap_or(entries[i].index);
-    Some(
-        (last.saturating_sub(64)..=last)
-            .rev()
-            .find(reaches)
-            .unwrap_or(last),
-    )
+    let mut near = (last.saturating_sub(64)..=last).rev();
+    Some(near.find(reaches).unwrap_or(last))
 }
 
 pub use crate::text::{list_of, str_of};

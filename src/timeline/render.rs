@@ -153,12 +153,8 @@ impl Renderer {
         }
         let mut out = String::new();
         for s in &fitted {
-            let p = if self.opts.color {
-                s.paint
-            } else {
-                Paint::Plain
-            };
-            out.push_str(&paint(p, &s.text));
+            let p = Some(s.paint).filter(|_| self.opts.color);
+            out.push_str(&paint(p.unwrap_or(Paint::Plain), &s.text));
         }
         writeln!(w, "{out}")
     }
@@ -335,10 +331,8 @@ fn footer(v: &mut Vec<Segment>, run: &RunSummary) {
         Outcome::Success { pending_tool_calls } => {
             v.push(seg(Paint::Strong(Kind::Text), "success"));
             if !pending_tool_calls.is_empty() {
-                v.push(seg(
-                    Paint::Plain,
-                    format!(" (pending tool calls: {})", pending_tool_calls.join(", ")),
-                ));
+                let pending = format!(" (pending tool calls: {})", pending_tool_calls.join(", "));
+                v.push(seg(Paint::Plain, pending));
             }
         }
         Outcome::Interrupt { interrupts: list } => {
@@ -415,9 +409,7 @@ pub fn ms(d: i64) -> String {
 fn time_col(e: &Entry) -> String {
     match e.ts.zip(e.run_base_ts) {
         Some((ts, base)) => {
-            let r = ts - base;
-            let sign = if r < 0 { "-" } else { "+" };
-            let r = r.abs();
+            let (sign, r) = (if ts < base { "-" } else { "+" }, (ts - base).abs());
             format!("{sign}{}.{:03}s", r / 1000, r % 1000)
         }
         None => format!("#{}", e.index + 1),
@@ -457,16 +449,13 @@ pub fn cut(s: &str, max: usize) -> String {
     if max == 0 {
         return String::new();
     }
-    let mut out = String::new();
+    // Each character that leaves a column for the `…`.
     let mut w = 0;
-    for c in s.chars() {
-        let cw = c.width().unwrap_or(0);
-        if w + cw + 1 > max {
-            break;
-        }
-        w += cw;
-        out.push(c);
-    }
+    let keep = |c: &char| {
+        w += c.width().unwrap_or(0);
+        w < max
+    };
+    let mut out: String = s.chars().take_while(keep).collect();
     out.push('…');
     out
 }
@@ -483,11 +472,8 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
         total.saturating_sub(width)
     };
     // What the ids give when cut to MIN_ID: the details go only while that is not enough.
-    let id_room: usize = out
-        .iter()
-        .filter(|s| s.fit == Fit::Id)
-        .map(|s| s.text.width().saturating_sub(MIN_ID))
-        .sum();
+    let ids = out.iter().filter(|s| s.fit == Fit::Id);
+    let id_room: usize = ids.map(|s| s.text.width().saturating_sub(MIN_ID)).sum();
     use Fit::*;
     for class in [Detail, LastDetail, Id, Preview, Fixed, Path, Status] {
         if class == Preview && excess(&out) > 0 {
@@ -532,31 +518,19 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
     }
     // Narrower than the pieces' `…`s: cut the line's end.
     let mut left = width;
-    let mut fitted = Vec::with_capacity(out.len());
-    for s in out {
-        let w = s.text.width();
-        if w <= left {
-            left -= w;
-            fitted.push(s);
-        } else {
-            fitted.push(Segment {
-                text: cut(&s.text, left),
-                ..s
-            });
-            break;
-        }
+    let over = |s: &Segment| left.checked_sub(s.text.width()).map(|l| left = l).is_none();
+    if let Some(i) = out.iter().position(over) {
+        out[i].text = cut(&out[i].text, left);
+        out.truncate(i + 1);
     }
-    fitted
+    out
 }
 
 /// Previews cut to a fair share of the room the other pieces leave: the shortest keep their
 /// length, the rest split what is left (at least [`MIN_PREVIEW`] each).
 fn share_previews(out: &mut [Segment], width: usize) {
-    let fixed: usize = out
-        .iter()
-        .filter(|s| s.fit != Fit::Preview)
-        .map(|s| s.text.width())
-        .sum();
+    let others = out.iter().filter(|s| s.fit != Fit::Preview);
+    let fixed: usize = others.map(|s| s.text.width()).sum();
     let mut widths: Vec<(usize, usize)> = out
         .iter()
         .enumerate()

@@ -191,13 +191,9 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
         // lines from 1, its runs its own), with the files after it.
         let again = restart.lock().ok().and_then(|mut r| r.take());
         let Some(path) = again else { break };
-        let at = args
-            .input
-            .files
-            .iter()
-            .position(|f| *f == path)
-            .unwrap_or(0);
-        inputs = terminal::open_inputs(&args.input.files[at..], None, false, following)?;
+        let files = &args.input.files;
+        let at = files.iter().position(|f| *f == path).unwrap_or(0);
+        inputs = terminal::open_inputs(&files[at..], None, false, following)?;
     }
     printer.finish_checker();
     printer.builder.finish();

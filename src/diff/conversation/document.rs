@@ -171,14 +171,10 @@ impl Doc<'_> {
             return self.keyed("/interrupts", list, "id", o);
         }
         match ev {
-            Event::RunFinished { outcome, .. } => {
-                let cancelled = outcome.get("type").and_then(Value::as_str) == Some("cancelled");
-                self.leaf(
-                    "/outcome",
-                    if cancelled { "cancelled" } else { "success" },
-                    o,
-                )
-            }
+            Event::RunFinished { outcome, .. } => match outcome["type"].as_str() {
+                Some("cancelled") => self.leaf("/outcome", "cancelled", o),
+                _ => self.leaf("/outcome", "success", o),
+            },
             // A sub-agent's error is told as a run's: its code (when given) and message.
             Event::RunError { code, message, .. } | Event::SubagentError { code, message, .. } => {
                 self.leaf("/outcome", "error", o);
@@ -214,11 +210,8 @@ impl Doc<'_> {
                 _ => self.out.push(m.text.leaf(format!("{base}/text"))),
             }
             // A tool message's streamed text is its call's `streamedResult`.
-            if let Some(s) = m
-                .streamed
-                .as_ref()
-                .filter(|_| m.role != "tool" || call.is_none())
-            {
+            let streamed = m.streamed.as_ref();
+            if let Some(s) = streamed.filter(|_| m.role != "tool" || call.is_none()) {
                 self.out.push(s.leaf(format!("{base}/streamedText")));
             }
         }

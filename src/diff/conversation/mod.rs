@@ -44,12 +44,12 @@ use serde_json::Value;
 
 mod document;
 
-use crate::agui::{Event, Snapshot};
+use crate::agui::Event;
 use crate::input::Origin;
 use crate::leaf::{flatten, Leaf, Run};
 use crate::payload::Payload;
 use crate::text::{list_of, str_of};
-use crate::timeline::{piece, Kind};
+use crate::timeline::{given, piece, Kind};
 
 /// A string joined from deltas, with where each delta came from.
 #[derive(Debug, Clone, Default)]
@@ -254,13 +254,10 @@ impl Open {
                 self.custom
                     .push((name.clone(), value.clone(), origin.clone()))
             }
-            // A state written on a parse thread is read without its messages (never parsed).
-            Event::StateSnapshot {
-                snapshot: Snapshot::Encoded(state),
-                ..
-            } => self.state_snapshot(&state.rest, origin),
+            // The state replaced. One written on a parse thread is read without its messages
+            // (never parsed): its outline.
             Event::StateSnapshot { snapshot, .. } => {
-                self.state_snapshot(&snapshot.to_value(), origin)
+                self.state = Some((without_messages(snapshot.outline().0), origin.clone()))
             }
             Event::StateDelta { delta, .. } => self.state_delta(delta, origin),
             Event::MessagesSnapshot { messages, .. } => {
@@ -285,11 +282,6 @@ impl Open {
             name: name.to_string(),
             args: Joined::new("", origin),
         });
-    }
-
-    /// A `STATE_SNAPSHOT`: the state replaced.
-    fn state_snapshot(&mut self, state: &Value, origin: &Origin) {
-        self.state = Some((without_messages(state), origin.clone()));
     }
 
     /// A `STATE_DELTA`: a JSON Patch (RFC 6902) applied to the state as the `json-patch` crate
@@ -405,9 +397,7 @@ impl Conversation {
         {
             done = self.open.take().map(|o| self.close(o));
             let open = self.open.insert(Open::new(origin));
-            let given = |id: &String| Some(id.clone()).filter(|id| !id.is_empty());
-            open.thread_id = given(thread_id);
-            open.run_id = given(run_id);
+            (open.thread_id, open.run_id) = (given(thread_id), given(run_id));
             if let Some(input) = input {
                 if let Some(msgs) = input.get("messages").and_then(Value::as_array) {
                     open.set_messages(msgs.iter().filter_map(|m| message_of(m, origin)).collect());

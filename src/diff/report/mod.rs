@@ -144,11 +144,8 @@ fn files(f: &[String]) -> String {
 /// The summary line of the text and GitHub reports.
 fn summary_line(s: &Summary, old: &[String], new: &[String]) -> String {
     let sides = format!("{} → {}", files(old), files(new));
-    let bad = if s.bad_lines > 0 {
-        format!(", {} unreadable", count(s.bad_lines, "line"))
-    } else {
-        String::new()
-    };
+    let bad = (s.bad_lines > 0).then(|| format!(", {} unreadable", count(s.bad_lines, "line")));
+    let bad = bad.unwrap_or_default();
     if s.is_equal() {
         format!("equal: {} ({sides}){bad}", count(s.runs, "run"))
     } else {

@@ -54,19 +54,14 @@ const CONTEXT: usize = 40;
 fn cut(a: &str, b: &str, color: bool) -> (String, String) {
     let prefix = crate::diff::compare::first_difference(a, b);
     let (ra, rb) = (&a[prefix..], &b[prefix..]);
-    let suffix = ra
-        .chars()
-        .rev()
-        .zip(rb.chars().rev())
+    let same = ra.chars().rev().zip(rb.chars().rev());
+    let suffix: usize = same
         .take_while(|(x, y)| x == y)
         .map(|(x, _)| x.len_utf8())
-        .sum::<usize>();
+        .sum();
     let one = |s: &str, red: bool| {
-        let (head, mid, tail) = (
-            &s[..prefix],
-            &s[prefix..s.len() - suffix],
-            &s[s.len() - suffix..],
-        );
+        let (head, rest) = s.split_at(prefix);
+        let (mid, tail) = rest.split_at(rest.len() - suffix);
         let head = match head.char_indices().rev().nth(CONTEXT - 1) {
             Some((i, _)) => format!("…{}", &head[i..]),
             None => head.to_string(),
