@@ -180,16 +180,8 @@ pub fn parts_events(
     // keyed like the same item's block form (block 0), so a chunk without the id continues
     // the item in progress.
     if let Some(summary) = kwarg("reasoning").and_then(|r| r.field("summary")) {
-        let parts = summary_parts(Some(summary));
-        block_events(
-            message_id,
-            "0",
-            Block::Reasoning {
-                parts,
-                signature: None,
-            },
-            out,
-        );
+        let (parts, signature) = (summary_parts(Some(summary)), None);
+        block_events(message_id, "0", Block::Reasoning { parts, signature }, out);
     }
     // Each entry: index, id, non-empty name, args text. A chunk without an index (null or
     // absent: Gemini sends each call whole, several in one chunk, and LangChain merges no two

@@ -129,12 +129,8 @@ pub fn classify(rec: &Record) -> RecordKind<'_> {
     };
     if let Some((mode, data)) = part {
         let Some(data) = data else {
-            return RecordKind::Unknown(
-                format!(
-                "`event: {mode}` without `data`: expected an SDK stream part {{\"event\",\"data\"}}"
-            )
-                .into(),
-            );
+            let why = "without `data`: expected an SDK stream part {\"event\",\"data\"}";
+            return RecordKind::Unknown(format!("`event: {mode}` {why}").into());
         };
         if rec.sse_event.is_some() && is_agui(data) {
             return RecordKind::Agui;
@@ -260,18 +256,6 @@ pub fn json_text(v: &Value) -> String {
     }
 }
 
-/// A state's `__interrupt__` entry (the platform appends it to the state of an interrupted
-/// run), taken out of the state, as the run's stop when it lists any: `None` without the
-/// entry, else whether it listed any.
-fn take_interrupts(state: &mut Value, out: &mut Vec<ModelEvent>) -> Option<bool> {
-    let ints = interrupts_from(&state.as_object_mut()?.shift_remove("__interrupt__")?);
-    let any = !ints.is_empty();
-    if any {
-        out.push(ModelEvent::Interrupt(ints));
-    }
-    Some(any)
-}
-
 /// A full state (normalized) → model events: its `__interrupt__` entries as an interrupt,
 /// the rest as the state.
 pub fn state_events(mut snap: Snapshot, out: &mut Vec<ModelEvent>) -> bool {
@@ -280,7 +264,13 @@ pub fn state_events(mut snap: Snapshot, out: &mut Vec<ModelEvent>) -> bool {
         // Its `rest` holds `messages: []`: never empty.
         Snapshot::Encoded(s) => &mut s.rest,
     };
-    let listed = take_interrupts(state, out);
+    // The `__interrupt__` entry (the platform appends it to the state of an interrupted
+    // run), taken out of the state, as the run's stop when it lists any; `listed`: `None`
+    // without the entry, else whether it listed any.
+    let ints = (state.as_object_mut()).and_then(|o| o.shift_remove("__interrupt__"));
+    let ints = ints.map(|list| interrupts_from(&list));
+    let listed = ints.as_ref().map(|i| !i.is_empty());
+    out.extend(ints.filter(|i| !i.is_empty()).map(ModelEvent::Interrupt));
     // A state of its interrupts only is no state.
     let keep = (state.as_object()).is_some_and(|o| !(listed.is_some() && o.is_empty()));
     if keep {
@@ -397,14 +387,9 @@ pub fn run_start(thread_id: Option<String>, run_id: Option<String>, input: &Valu
 
 /// The bad-line message of a record of another form than `--from` asks for.
 pub fn wrong_form(forced: Family, found: Family) -> String {
-    let a = |f: Family| if f == Family::Agui { "an" } else { "a" };
-    format!(
-        "expected {} {} record (--from), found {} {} record",
-        a(forced),
-        forced.name(),
-        a(found),
-        found.name()
-    )
+    let a = |f: Family| [if f == Family::Agui { "an " } else { "a " }, f.name()].concat();
+    let (forced, found) = (a(forced), a(found));
+    format!("expected {forced} record (--from), found {found} record")
 }
 
 /// What the adapter of a family does with a file's records.
@@ -458,14 +443,12 @@ impl Router {
             // An error line or stream part before any event: the forced or v2 family.
             (None, _) => {
                 let f = found.or(forced).unwrap_or(Family::V2);
-                self.adapter.insert((
-                    f,
-                    match f {
-                        Family::V2 => Some(Box::<V2Adapter>::default()),
-                        Family::V3 => Some(Box::<V3Adapter>::default()),
-                        Family::Agui => None,
-                    },
-                ))
+                let a: Option<Box<dyn Adapt + Send>> = match f {
+                    Family::V2 => Some(Box::<V2Adapter>::default()),
+                    Family::V3 => Some(Box::<V3Adapter>::default()),
+                    Family::Agui => None,
+                };
+                self.adapter.insert((f, a))
             }
         };
         match adapter {

@@ -306,9 +306,8 @@ impl super::Adapt for V2Adapter {
         } else {
             "the log stops before the root run ended, with no error line"
         };
-        out.push(ModelEvent::RunIncomplete {
-            reason: reason.to_string(),
-        });
+        let reason = reason.to_string();
+        out.push(ModelEvent::RunIncomplete { reason });
     }
 }
 

@@ -146,11 +146,10 @@ impl V2Adapter {
         let first = out.len();
         if let Some(complete) = text {
             match completion::text(&std::mem::take(&mut m.text), complete) {
-                Some("") => {}
-                Some(rest) => out.push(ModelEvent::TextDelta {
-                    message_id: message_id.to_string(),
-                    text: rest.to_string(),
-                }),
+                // Nothing for an empty rest.
+                Some(rest) => {
+                    content::block_events(message_id, "", content::Block::Text(rest), out)
+                }
                 None => diverged.push("text".to_string()),
             }
         }

@@ -82,12 +82,10 @@ impl V2Adapter {
                         self.run.nest.call_made(ns, call, name);
                     }
                 }
+                let set = |k: &str| meta.and_then(|m| m.get(k)).is_some_and(|v| !v.is_null());
                 let last = chunk.field_str("chunk_position") == Some("last")
-                    || meta.is_some_and(|m| {
-                        ["finish_reason", "stop_reason"]
-                            .iter()
-                            .any(|k| m.get(k).is_some_and(|v| !v.is_null()))
-                    });
+                    || set("finish_reason")
+                    || set("stop_reason");
                 if last {
                     let usage = usage();
                     // Usage still to come (on a chunk of its own) is added to this message.

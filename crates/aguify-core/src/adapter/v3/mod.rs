@@ -99,11 +99,8 @@ impl V3Adapter {
     /// whole).
     fn complete_from_state(&mut self, msgs: Vec<MessageRef<'_>>, out: &mut Vec<ModelEvent>) {
         let len = msgs.len();
-        let (first, prev) = match self.run.state_len.replace(len) {
-            Some(prev) => (false, prev),
-            None => (true, 0),
-        };
-        let from = if len >= prev { prev } else { 0 };
+        let prev = self.run.state_len.replace(len);
+        let (first, from) = (prev.is_none(), prev.filter(|&p| len >= p).unwrap_or(0));
         for m in msgs.into_iter().skip(from) {
             let (kind, id) = m.kind_and_id();
             if kind.as_deref() == Some("tool") {
@@ -157,11 +154,8 @@ impl V3Adapter {
             let (m, t) = (count(messages, "message"), count(tools, "tool call"));
             Some(format!("{stops} with {m} and {t} still open"))
         };
-        out.push(
-            reason.map_or(ModelEvent::RunEnd, |reason| ModelEvent::RunIncomplete {
-                reason,
-            }),
-        );
+        let incomplete = |reason| ModelEvent::RunIncomplete { reason };
+        out.push(reason.map_or(ModelEvent::RunEnd, incomplete));
         self.reset_run();
     }
 
