@@ -264,17 +264,16 @@ impl<'de> Visitor<'de> for Encode<'_> {
             return Err(de::Error::custom("kwargs that are no object"));
         }
         self.out.push(b'[');
-        let mut first = true;
+        let start = self.out.len();
         loop {
             let at = self.out.len();
-            if !first {
+            if at > start {
                 self.out.push(b',');
             }
             if seq.next_element_seed(self.inner())?.is_none() {
                 self.out.truncate(at);
                 break;
             }
-            first = false;
         }
         self.out.push(b']');
         Ok(())

@@ -18,7 +18,6 @@ use super::{state, Lenient, Object, Present, Shape, Text};
 use crate::json::Field;
 use crate::payload::Str;
 
-/// A v3 event as the adapter reads it.
 /// A model call's token usage, and the provider and model that the log names.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Usage {
@@ -57,6 +56,7 @@ impl Usage {
     }
 }
 
+/// A v3 event as the adapter reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Event {
     /// `seq`, when present (an integer, or anything else to warn about).
@@ -216,10 +216,9 @@ impl Default for Data {
 impl Data {
     /// The data read whole (`null` for data read in part).
     pub fn value(&self) -> &Value {
-        static NULL: Value = Value::Null;
         match self {
             Data::Value(v) => v,
-            _ => &NULL,
+            _ => &Value::Null,
         }
     }
 }

@@ -356,12 +356,11 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                     continue;
                 }
                 if let (Some(id), Some(name)) = (c.id(), text_of(c.keys.name)) {
-                    let name = name.into_owned();
                     let args = match c.keys.args.0 {
                         Some(a) => normalised_tree(a.get())?.to_string(),
                         None => String::new(),
                     };
-                    send.push((id, name, args));
+                    send.push((id, name.into_owned(), args));
                 }
             }
             calls.push(MessageCalls {

@@ -173,26 +173,12 @@ enum Key {
     Other,
 }
 
-/// The envelope's reader.
-struct Envelope;
-
-impl<'de> serde::de::DeserializeSeed<'de> for Envelope {
-    type Value = Wire<'de>;
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Wire<'de>, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
 /// serde derive cannot read one field by the value of another read before it: this map
 /// reader reads the envelope in one pass with `data` read for its event's kind (every
 /// recorder writes `event` first). A repeated key or `data` before `event` is an error, and
 /// the line is read from the text its tree writes, `event` first.
-impl<'de> serde::de::Visitor<'de> for Envelope {
-    type Value = Wire<'de>;
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("an object")
-    }
-    fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Wire<'de>, M::Error> {
+impl<'de> Shape<'de> for Wire<'de> {
+    fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Wire<'de>>, M::Error> {
         use serde::de::Error;
         let mut w = Wire::default();
         let mut seen = [false; 9];
@@ -226,7 +212,7 @@ impl<'de> serde::de::Visitor<'de> for Envelope {
                 }
             }
         }
-        Ok(w)
+        Ok(Some(w))
     }
 }
 
@@ -284,9 +270,7 @@ impl Event {
     /// The v2 event of a JSON text with an `event` string (not a v3 event); `None` too when
     /// the typed read declines it.
     fn of_text(text: &str) -> Option<Event> {
-        let mut de = serde_json::Deserializer::from_str(text);
-        let w = serde::de::DeserializeSeed::deserialize(Envelope, &mut de);
-        let mut w = de.end().ok().and(w.ok())?;
+        let mut w = from::<Lenient<Wire>>(text)?.0?;
         if let Some(Slot::Chunk) = w.data {
             w.data = Some(Slot::Read(Data::ModelChunk(Some(MessageChunk::in_line(
                 text,
