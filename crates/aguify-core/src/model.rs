@@ -34,13 +34,17 @@ pub struct InterruptInfo {
 pub use crate::wire::v3::Usage;
 
 /// An error the log records: a run's, a tool's, a sub-agent's.
-#[derive(Debug, Clone, PartialEq)]
+/// Serialized as a `RUN_ERROR`'s `rawEvent` (`{"error"?, "message", "lc_error_code"?}`: the
+/// log's error as it named it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ErrorInfo {
     /// Exception class (`ValueError`, `GraphRecursionError`, `Error`…), when known.
+    #[serde(rename = "error", skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The error's message.
     pub message: String,
     /// LangChain's `lc_error_code` (e.g. `GRAPH_RECURSION_LIMIT`), when the log has it.
+    #[serde(rename = "lc_error_code", skip_serializing_if = "Option::is_none")]
     pub lc_code: Option<String>,
 }
 

@@ -457,18 +457,9 @@ fn int<'de, D: Deserializer<'de>>(d: D) -> Result<Ts, D::Error> {
     Ok(Option::<Value>::deserialize(d)?.and_then(|v| v.as_i64()))
 }
 
-/// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ErrorDetail {
-    /// The error's class name (`GraphRecursionError`), when the log named it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// The error's message.
-    pub message: String,
-    /// LangChain's error code, when the log carried one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub lc_error_code: Option<String>,
-}
+/// A `RUN_ERROR`'s `rawEvent`: the log's error as it named it (the model's error, serialized
+/// `{"error"?, "message", "lc_error_code"?}`).
+pub use crate::model::ErrorInfo as ErrorDetail;
 
 /// A `TOOL_CALL_RESULT`'s `metadata` (not in the schema; a capture's may hold anything).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -560,9 +551,9 @@ mod tests {
         let ev = Event::RunError {
             timestamp: None,
             raw_event: Some(ErrorDetail {
-                error: None,
+                name: None,
                 message: "m".into(),
-                lc_error_code: Some("X".into()),
+                lc_code: Some("X".into()),
             }),
             message: "m".into(),
             code: Some("E".into()),

@@ -186,8 +186,7 @@ fn model_run(id: &str) -> Option<&str> {
     let rest = id
         .strip_prefix("lc_run--")
         .or_else(|| id.strip_prefix("run-"))?;
-    let run = rest.get(..36)?;
-    let tail = &rest[36..];
+    let (run, tail) = rest.split_at_checked(36)?;
     let numbered = tail
         .strip_prefix('-')
         .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));

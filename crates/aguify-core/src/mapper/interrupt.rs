@@ -82,8 +82,8 @@ pub fn resume_entries(pending: &[String], value: Option<&Value>) -> Vec<Value> {
                 Some(Value::Object(o)) if pending.iter().all(|p| o.contains_key(p)) => {
                     o.get(id).cloned()
                 }
-                Some(Value::Null) | None => None,
-                Some(v) => Some(v.clone()),
+                // A null answers nothing (left out below).
+                v => v.cloned(),
             };
             let mut e = json!({"interruptId": id, "status": "resolved"});
             if let Some(p) = payload.filter(|p| !p.is_null()) {

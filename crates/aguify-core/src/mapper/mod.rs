@@ -295,6 +295,15 @@ impl Mapper {
     /// Adds an event to `out`, at the record's time (attributed to its sub-agent, and under
     /// `--compat thinking` as [`compat::thinking`] rewrites it).
     fn push(&mut self, ev: Event, out: &mut Vec<Event>) {
+        // `--compat thinking`: the narration is closed before a tool call's or a text
+        // message's event. While a thinking block is open, TDesign Chat's AG-UI adapter only
+        // updates the block's current item: a tool result would be dropped, a nested tool
+        // call would swallow the narration after it, and the block's spinner would turn while
+        // the answer streams. A later line opens a new block.
+        let thinking = self.opts.compat == Compat::Thinking;
+        if thinking && ev.item().is_some() && !ev.type_name().starts_with("REASONING") {
+            self.close_narration(out);
+        }
         let ev = ev.at(self.timestamp);
         self.client.saw(&ev);
         let ev = match self.subagents.any() {
@@ -336,11 +345,6 @@ impl Mapper {
             self.send_held(true, out);
         }
         match ev {
-            ev @ (ModelEvent::RunStart { .. }
-            | ModelEvent::RunEnd
-            | ModelEvent::RunFailed(_)
-            | ModelEvent::RunStopped
-            | ModelEvent::RunIncomplete { .. }) => self.run_event(ev, out),
             ModelEvent::Interrupt(list) => self.interrupts(list),
             ModelEvent::StepStart { name, key } => self.step_start(name, key, out),
             ModelEvent::StepEnd { key } => self.step_end(&key, out),
@@ -416,6 +420,8 @@ impl Mapper {
                 self.messages_shown(&list, out);
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
+            // A run's start, end, failure, stop or cut.
+            ev => self.run_event(ev, out),
         }
     }
 

@@ -102,15 +102,4 @@ impl Mapper {
             self.reasoning_text(None, line.to_string(), out);
         }
     }
-
-    /// `--compat thinking`: the narration is closed before a tool call event, a text message
-    /// or another reasoning block starts. While a thinking block is open, TDesign Chat's AG-UI
-    /// adapter only updates the block's current item: a tool result would be dropped, a
-    /// nested tool call would swallow the narration after it, and the block's spinner would
-    /// turn while the answer streams. A later line opens a new block.
-    pub(super) fn close_narration_for_tdesign(&mut self, out: &mut Vec<Event>) {
-        if self.opts.compat == Compat::Thinking {
-            self.close_narration(out);
-        }
-    }
 }

@@ -24,12 +24,7 @@ impl Mapper {
             ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => Ending::Cancelled,
             ModelEvent::RunFailed(info) => {
                 let (code, message) = (error_code::classify(&info), info.message.clone());
-                let detail = ErrorDetail {
-                    error: info.name,
-                    message: info.message,
-                    lc_error_code: info.lc_code,
-                };
-                Ending::Failed(code, message, Some(detail))
+                Ending::Failed(code, message, Some(info))
             }
             // A platform stop at an interrupt is the interrupt, else a cancellation.
             ModelEvent::RunStopped if self.run.as_ref().is_none_or(|r| r.interrupts.is_empty()) => {
@@ -39,7 +34,7 @@ impl Mapper {
                 let message = format!("The agent stream ended without a terminal event: {reason}");
                 Ending::Failed(error_code::INCOMPLETE_STREAM, message, None)
             }
-            // RunEnd, or a stop at an interrupt.
+            // RunEnd, or a stop at an interrupt ([`Mapper::map`] hands only run events here).
             _ => Ending::Finished,
         };
         self.end_run(ending, out);

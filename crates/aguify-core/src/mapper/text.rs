@@ -10,7 +10,6 @@ impl Mapper {
         }
         self.close_reasoning_of(&message_id, out);
         if !self.run_mut().text_open.contains(&message_id) {
-            self.close_narration_for_tdesign(out);
             self.run_mut().text_open.insert(message_id.clone());
             self.emit_text_start(&message_id, out);
         }

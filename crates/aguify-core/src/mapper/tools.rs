@@ -70,7 +70,6 @@ impl Mapper {
         let call = ToolCall::new(name, parent.clone(), false);
         run.tools.insert(call_id.to_string(), call);
         run.open_tools.push(call_id.to_string());
-        self.close_narration_for_tdesign(out);
         let (tool_call_id, tool_call_name) = (call_id.to_string(), name.to_string());
         let e = own!(ToolCallStart {
             tool_call_id,
@@ -84,7 +83,6 @@ impl Mapper {
     }
 
     fn emit_args(&mut self, tool_call_id: String, delta: String, out: &mut Vec<Event>) {
-        self.close_narration_for_tdesign(out);
         let e = own!(ToolCallArgs {
             tool_call_id,
             delta
@@ -120,7 +118,6 @@ impl Mapper {
         if let Some(i) = run.open_tools.iter().rposition(|id| id == call_id) {
             run.open_tools.remove(i);
         }
-        self.close_narration_for_tdesign(out);
         let tool_call_id = call_id.into();
         self.push(own!(ToolCallEnd { tool_call_id }), out);
         // A result that came before its call ([`Run::early_results`]) can go now.
@@ -180,7 +177,6 @@ impl Mapper {
             content: Some(content.clone()),
             ..Item::new(message_id.clone(), Role::Tool, None)
         });
-        self.close_narration_for_tdesign(out);
         let (tool_call_id, role) = (call_id, Role::Tool);
         let metadata = (r.error).then(|| ResultStatus {
             status: "error".into(),
