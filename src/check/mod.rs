@@ -235,9 +235,6 @@ pub struct Checker {
     interrupts: interrupts::Interrupts,
     leaks: leaks::Leaks,
     raw: raw::Raw,
-    /// The file of the last record: several files converted together are one AG-UI stream,
-    /// but each is its own LangGraph stream (its v3 `seq` starts again).
-    records_of: Option<Arc<str>>,
     pending_bad: Option<(Origin, BadLine)>,
     /// The chunk-expanded events of the current event (`None`: the event itself), kept between
     /// events (no allocation per event).
@@ -468,16 +465,7 @@ impl Observer for Checker {
             return;
         }
         self.flush_bad();
-        if self.converted() {
-            let (file, last) = (&rec.origin.file, &mut self.records_of);
-            if !last.as_ref().is_some_and(|f| Arc::ptr_eq(f, file))
-                && last.replace(file.clone()).is_some_and(|f| f != *file)
-            {
-                self.raw.new_file();
-            }
-            if replay {
-                return;
-            }
+        if self.converted() && !replay {
             self.ctx.at(&rec.origin, None);
             self.raw.record(rec, &mut self.ctx);
         }

@@ -2,6 +2,7 @@
 //! lifecycles, tools that never finish, runs with no terminal, and bad lines.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -12,6 +13,9 @@ use crate::wire::v3::{Data, Message, Params};
 
 #[derive(Default)]
 pub struct Raw {
+    /// The file of the last v3 record: several files converted together are one AG-UI
+    /// stream, but each is its own LangGraph stream (its v3 `seq` starts again).
+    file: Option<Arc<str>>,
     last_seq: Option<i64>,
     /// The file's first integer `seq` (a run recorded after another starts back at it).
     first_seq: Option<i64>,
@@ -26,6 +30,11 @@ impl Raw {
         let Some(ev) = rec.v3.as_deref() else {
             return;
         };
+        // Another input file (an `Arc` compares pointers first): its `seq` starts again.
+        if self.file.as_ref() != Some(&rec.origin.file) {
+            (self.last_seq, self.first_seq) = (None, None);
+            self.file = Some(rec.origin.file.clone());
+        }
         // langgraph-api forwards no `messages` event of the legacy `[message, metadata]`
         // shape (a model that does not stream sends its whole message so), leaving its `seq`
         // out; the root state after it holds that message: a gap before a root `values`
@@ -45,13 +54,6 @@ impl Raw {
         {
             self.message_event(m, key, ctx);
         }
-    }
-
-    /// The next records come from another input file, a stream of its own: its `seq` starts
-    /// again.
-    pub fn new_file(&mut self) {
-        self.last_seq = None;
-        self.first_seq = None;
     }
 
     /// The `seq` checks (AGX601–603) of a v3 event's integer `seq`.

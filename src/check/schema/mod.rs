@@ -116,15 +116,11 @@ impl V {
         if base.is_empty() || found == o.len() {
             return;
         }
-        for k in o.keys() {
-            if all().any(|(n, _, _)| n == k) {
-                continue;
-            }
-            if let Some(c) = snake_to_camel(k) {
-                if all().any(|(n, _, required)| *n == c && *required) && !o.contains_key(&c) {
-                    continue; // reported as AGX207 above
-                }
-            }
+        // A snake_case key of a required field that is missing is reported as AGX207 above.
+        let snake = |c: String| all().any(|(n, _, req)| *n == c && *req) && !o.contains_key(&c);
+        let known =
+            |k: &String| all().any(|(n, ..)| n == k) || snake_to_camel(k).is_some_and(snake);
+        for k in o.keys().filter(|k| !known(k)) {
             let msg = format!("unknown key `{k}` (the client strips it)");
             self.push("AGX211", P::Key(&path, k), msg);
         }

@@ -3,7 +3,7 @@
 
 use foldhash::fast::RandomState as FastIds;
 use indexmap::IndexMap;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::{owner_name, Ev, Life, LIVES};
 use crate::agui::EventType;
@@ -43,15 +43,11 @@ pub struct Chunks {
 
 /// Builds a synthetic event with an optional subagent tag.
 fn synth(t: EventType, pairs: &[(&str, Value)], lane: &Option<String>) -> Value {
-    let mut m = Map::new();
-    m.insert("type".into(), Value::String(t.as_str().into()));
-    for (k, v) in pairs {
-        m.insert((*k).into(), v.clone());
-    }
-    if let Some(l) = lane {
-        m.insert("subagentRunId".into(), Value::String(l.clone()));
-    }
-    Value::Object(m)
+    let sub = lane
+        .as_ref()
+        .map(|l| ("subagentRunId", Value::from(l.as_str())));
+    let all = std::iter::once(("type", Value::from(t.as_str()))).chain(pairs.iter().cloned());
+    Value::Object(all.chain(sub).map(|(k, v)| (k.to_string(), v)).collect())
 }
 
 impl Chunks {

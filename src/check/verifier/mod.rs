@@ -146,11 +146,11 @@ impl Client {
         if e.kind == Some(T::RunFinished)
             && e.get2("outcome", "type").and_then(Value::as_str) == Some("interrupt")
         {
-            let open = self.verify.open_items();
-            if !open.is_empty() {
-                let ids: Vec<String> = open.iter().flat_map(|o| o.1.clone()).collect();
-                let what: Vec<&str> = open.iter().map(|(w, _)| *w).collect();
-                let (what, list) = (what.join(", "), ids.join(", "));
+            let (what, ids): (Vec<&str>, Vec<Vec<String>>) =
+                self.verify.open_items().into_iter().unzip();
+            if !what.is_empty() {
+                let (what, ids) = (what.join(", "), ids.concat());
+                let list = ids.join(", ");
                 let msg = format!("the run is interrupted while {what} are still open: {list}");
                 ctx.report("AGX403", ids, msg);
             }
