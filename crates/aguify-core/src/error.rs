@@ -95,14 +95,8 @@ impl BadLine {
 }
 
 /// A record of a known form that cannot be converted ([`Reason::Unconvertible`]).
-impl From<String> for BadLine {
-    fn from(message: String) -> Self {
-        BadLine::new(Reason::Unconvertible, message)
-    }
-}
-
-impl From<&str> for BadLine {
-    fn from(message: &str) -> Self {
+impl<T: Into<String>> From<T> for BadLine {
+    fn from(message: T) -> Self {
         BadLine::new(Reason::Unconvertible, message)
     }
 }
