@@ -2,7 +2,7 @@
 //! function every text output uses ([`printable`]), and the other small helpers every feature
 //! may use, so that none imports another for one: a finding's [`Severity`], reading a JSON
 //! event's fields ([`list_of`], [`str_of`]), counted nouns ([`count`]), XML and HTML text
-//! ([`markup_escape`]), and GitHub workflow command text ([`workflow_data`],
+//! ([`markup_escape`]), an OS error's text ([`os_text`]), and GitHub workflow command text ([`workflow_data`],
 //! [`workflow_property`]: check's and diff's `--format github`).
 //!
 //! A newline in a run id would start a forged `::error` workflow command in a CI log, `ESC ]0;…
@@ -163,6 +163,17 @@ pub fn markup_escape(s: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&apos;")
+}
+
+/// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
+pub fn os_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match e.raw_os_error() {
+        Some(code) => text
+            .strip_suffix(&format!(" (os error {code})"))
+            .map_or(text.clone(), str::to_string),
+        None => text,
+    }
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ fn bad_name(name: &str) -> anyhow::Error {
 
 /// A file or folder that could not be opened or read (`verb`).
 fn cannot(verb: &str, path: &str, e: &io::Error) -> anyhow::Error {
-    anyhow!("cannot {verb} {path}: {}", crate::error::os_text(e))
+    anyhow!("cannot {verb} {path}: {}", crate::text::os_text(e))
 }
 
 impl Conversation {

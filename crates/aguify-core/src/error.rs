@@ -35,22 +35,6 @@ impl Error {
             source,
         }
     }
-
-    /// True when the error is a closed output pipe, which a CLI treats as a quiet success.
-    pub fn is_broken_pipe(&self) -> bool {
-        matches!(self, Error::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
-    }
-}
-
-/// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
-pub fn os_text(e: &io::Error) -> String {
-    let text = e.to_string();
-    match e.raw_os_error() {
-        Some(code) => text
-            .strip_suffix(&format!(" (os error {code})"))
-            .map_or(text.clone(), str::to_string),
-        None => text,
-    }
 }
 
 /// Why a line (or SSE frame) was left out, by type: `check` maps each to its rule. The
@@ -111,14 +95,8 @@ impl BadLine {
 }
 
 /// A record of a known form that cannot be converted ([`Reason::Unconvertible`]).
-impl From<String> for BadLine {
-    fn from(message: String) -> Self {
-        BadLine::new(Reason::Unconvertible, message)
-    }
-}
-
-impl From<&str> for BadLine {
-    fn from(message: &str) -> Self {
+impl<T: Into<String>> From<T> for BadLine {
+    fn from(message: T) -> Self {
         BadLine::new(Reason::Unconvertible, message)
     }
 }

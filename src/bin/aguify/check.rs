@@ -5,7 +5,7 @@ use std::path::Path;
 
 use aguify::check::report::{Counts, Format, Report};
 use aguify::check::{self, rules, Config, FileReport};
-use aguify::error::os_text;
+use aguify::text::os_text;
 use aguify::text::printable;
 use aguify::walk;
 

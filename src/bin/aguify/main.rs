@@ -19,8 +19,7 @@ mod timeline;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use aguify::error::os_text;
-use aguify::text::printable;
+use aguify::text::{os_text, printable};
 use clap::{CommandFactory, Parser};
 
 /// mimalloc, with `--features mimalloc`: fewer instructions, more memory (Cargo.toml says why
@@ -178,9 +177,8 @@ pub fn verdict_written(written: io::Result<()>, verdict: i32) -> anyhow::Result<
 /// A closed stdout (`aguify convert … | head`) ends quietly with success, as in ripgrep.
 fn is_broken_pipe(e: &anyhow::Error) -> bool {
     e.chain().any(|c| {
-        c.downcast_ref::<aguify::Error>()
-            .is_some_and(aguify::Error::is_broken_pipe)
-            || c.downcast_ref::<io::Error>()
-                .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
+        // `aguify::Error::Output` of a closed pipe too: its `io::Error` is next in the chain.
+        c.downcast_ref::<io::Error>()
+            .is_some_and(|io| io.kind() == io::ErrorKind::BrokenPipe)
     })
 }

@@ -2,9 +2,9 @@
 
 use aguify::text::count;
 
-use aguify::error::os_text;
 use aguify::pipeline::Options;
 use aguify::serve::{self, App, Conversation, ServeConfig};
+use aguify::text::os_text;
 use anyhow::Context;
 
 use crate::cli::ServeArgs;

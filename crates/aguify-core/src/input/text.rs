@@ -48,21 +48,10 @@ impl std::fmt::Debug for RecordText {
     }
 }
 
-impl From<&str> for RecordText {
-    fn from(s: &str) -> Self {
+/// A text of its own (`&str`, `String`, `Cow<str>`).
+impl<T: Into<Box<str>>> From<T> for RecordText {
+    fn from(s: T) -> Self {
         RecordText(Repr::Own(s.into()))
-    }
-}
-
-impl From<std::borrow::Cow<'_, str>> for RecordText {
-    fn from(s: std::borrow::Cow<'_, str>) -> Self {
-        RecordText(Repr::Own(s.into()))
-    }
-}
-
-impl From<String> for RecordText {
-    fn from(s: String) -> Self {
-        RecordText(Repr::Own(s.into_boxed_str()))
     }
 }
 
