@@ -131,8 +131,10 @@ impl Conversation {
 }
 
 fn recording_files(dir: &Path) -> anyhow::Result<Vec<String>> {
-    let entries = crate::walk::recordings(dir, true, false).entries;
-    let files: Vec<String> = (entries.into_iter())
+    let walk = crate::walk::recordings(dir, true, false)
+        .entries
+        .into_iter();
+    let files: Vec<String> = walk
         .map(|f| f.map_err(|(path, e)| cannot("read", &path, &e)))
         .collect::<anyhow::Result<_>>()?;
     if files.is_empty() {
@@ -147,10 +149,17 @@ fn recording_files(dir: &Path) -> anyhow::Result<Vec<String>> {
 /// Splits an event list into runs: each RUN_STARTED opens one; events before the first
 /// RUN_STARTED (none from the pipeline) stay with the first run.
 pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
-    (events.chunk_by(|_, ev| ev.kind() != Some(EventType::RunStarted)))
+    let mut runs: Vec<Vec<Event>> = vec![];
+    for ev in events {
+        match runs.last_mut() {
+            Some(run) if ev.kind() != Some(EventType::RunStarted) => run.push(ev),
+            _ => runs.push(vec![ev]),
+        }
+    }
+    runs.into_iter()
         .map(|events| {
             let (mut ending, mut interrupts) = ("open", vec![]);
-            for ev in events {
+            for ev in &events {
                 match ev.kind() {
                     Some(EventType::RunError) => ending = "error",
                     Some(EventType::RunFinished) => (ending, interrupts) = finished(ev),
@@ -158,7 +167,7 @@ pub fn split_runs(events: Vec<Event>) -> Vec<RecordedRun> {
                 }
             }
             RecordedRun {
-                frames: super::stream::frames(events.to_vec()),
+                frames: super::stream::frames(events),
                 ending,
                 interrupts,
             }

@@ -1,7 +1,6 @@
 //! What each AG-UI event does to the timeline, one method per event family.
 
 use super::*;
-use crate::agui::Snapshot;
 use crate::payload::Payload;
 use crate::text::count;
 
@@ -186,14 +185,7 @@ impl TimelineBuilder {
     fn on_state_event(&mut self, ev: &Event, at: At) {
         let (what, detail, messages) = match ev {
             Event::StateSnapshot { snapshot, .. } => {
-                // The state as held (an encoded one's `messages` left empty) and its number of
-                // `messages` when it has a list of them: nothing copied.
-                let (tree, msgs) = match snapshot {
-                    Snapshot::Value(v) => {
-                        (v, v.get("messages").and_then(Value::as_array).map(Vec::len))
-                    }
-                    Snapshot::Encoded(state) => (&state.rest, Some(state.messages.len())),
-                };
+                let (tree, msgs) = snapshot.outline();
                 let detail = match tree {
                     Value::Object(o) => {
                         let keys: Vec<&str> = o.keys().map(String::as_str).collect();

@@ -124,6 +124,15 @@ fn encoded<S: Serializer>(state: &State, s: S) -> Result<S::Ok, S::Error> {
 }
 
 impl Snapshot {
+    /// The state as held (an encoded one's `messages` left empty) and its number of
+    /// `messages` when it has a list of them: nothing copied.
+    pub fn outline(&self) -> (&Value, Option<usize>) {
+        match self {
+            Snapshot::Value(v) => (v, v.get("messages").and_then(Value::as_array).map(Vec::len)),
+            Snapshot::Encoded(state) => (&state.rest, Some(state.messages.len())),
+        }
+    }
+
     /// The state's `messages` as they are held, when it has a list of them.
     pub fn messages(&self) -> Option<Vec<MessageRef<'_>>> {
         match self {

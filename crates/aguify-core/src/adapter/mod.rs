@@ -267,7 +267,9 @@ pub fn state_events(mut snap: Snapshot, out: &mut Vec<ModelEvent>) -> bool {
     // The `__interrupt__` entry (the platform appends it to the state of an interrupted
     // run), taken out of the state, as the run's stop when it lists any; `listed`: `None`
     // without the entry, else whether it listed any.
-    let ints = (state.as_object_mut()).and_then(|o| o.shift_remove("__interrupt__"));
+    let ints = state
+        .as_object_mut()
+        .and_then(|o| o.shift_remove("__interrupt__"));
     let ints = ints.map(|list| interrupts_from(&list));
     let listed = ints.as_ref().map(|i| !i.is_empty());
     out.extend(ints.filter(|i| !i.is_empty()).map(ModelEvent::Interrupt));
