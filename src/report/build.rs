@@ -11,7 +11,7 @@ use super::lanes;
 use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, Run};
 use super::text::{clipped, payload, pretty_value, Clipped};
 use super::ReportBuilder;
-use crate::check::{self, rules, Checker, Finding, Severity};
+use crate::check::{rules, Checker, Finding, Severity};
 use crate::text::{count, str_of};
 use crate::timeline::render::{self, ms, one_line};
 use crate::timeline::{self, Entry, Kind, Line, RunSummary, TimelineBuilder, ToolCall};
@@ -84,24 +84,6 @@ impl<'a> Placed<'a> {
     }
 }
 
-/// Findings per rule, most first, and the explanation and fix of each rule that fired.
-fn rules_fired(
-    counts: &[check::RuleCount],
-) -> (Vec<RuleCount>, BTreeMap<&'static str, &'static rules::Rule>) {
-    let mut out: Vec<RuleCount> = counts
-        .iter()
-        .map(|c| RuleCount {
-            rule: c.rule,
-            severity: c.severity.as_str(),
-            title: rules::find(c.rule).map_or("", |r| r.title),
-            count: c.count,
-        })
-        .collect();
-    out.sort_by_key(|c| std::cmp::Reverse(c.count));
-    let texts = counts.iter().filter_map(|c| rules::find(c.rule));
-    (out, texts.map(|r| (r.id, r)).collect())
-}
-
 /// Builds the report from what the builder's parts worked out: the timeline's runs and
 /// entries, `explain`'s diagnoses, the checker's findings (every finding counted by rule; none
 /// with `--no-check`), and what it collected.
@@ -158,7 +140,19 @@ pub fn build(b: ReportBuilder) -> Report {
         });
     }
     let count = |sev| findings.iter().filter(|f| f.severity == sev).count() as u64;
-    let (rule_counts, rule_texts) = rules_fired(&checked.rule_counts);
+    // Findings per rule, most first, and the explanation and fix of each rule that fired.
+    let counts = &checked.rule_counts;
+    let mut rule_counts: Vec<RuleCount> = counts
+        .iter()
+        .map(|c| RuleCount {
+            rule: c.rule,
+            severity: c.severity.as_str(),
+            title: rules::find(c.rule).map_or("", |r| r.title),
+            count: c.count,
+        })
+        .collect();
+    rule_counts.sort_by_key(|c| std::cmp::Reverse(c.count));
+    let fired = counts.iter().filter_map(|c| rules::find(c.rule));
     Report {
         generator: format!("aguify {}", env!("CARGO_PKG_VERSION")),
         inputs: b.inputs,
@@ -168,7 +162,7 @@ pub fn build(b: ReportBuilder) -> Report {
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         rule_counts,
-        rules: rule_texts,
+        rules: fired.map(|r| (r.id, r)).collect(),
         runs: out_runs,
         loose_findings: placed.loose,
         limits,
