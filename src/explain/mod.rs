@@ -238,9 +238,7 @@ impl Explainer {
                 .filter(|r| carried.as_ref().is_none_or(|c| r.at != *c))
                 .cloned()
                 .collect();
-            if recs.len() > self.last_n {
-                recs.drain(..recs.len() - self.last_n);
-            }
+            recs.drain(..recs.len().saturating_sub(self.last_n));
             let moment = run.last_ts;
             let mut calls: Vec<&ModelCall> = self.model_calls.values().collect();
             calls.sort_by_key(|c| c.record_no);

@@ -10,8 +10,8 @@ use super::collect::{Collected, ModelCall, RunStates};
 use super::lanes;
 use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report, RuleCount, Run};
 use super::text::{clipped, payload, pretty_value, Clipped};
-use crate::check::{self, rules, Finding, Severity};
-use crate::explain;
+use super::ReportBuilder;
+use crate::check::{rules, Checker, Finding, Severity};
 use crate::text::{count, str_of};
 use crate::timeline::render::{self, ms, one_line};
 use crate::timeline::{self, Entry, Kind, Line, RunSummary, TimelineBuilder, ToolCall};
@@ -33,17 +33,6 @@ const ITEM_FINDINGS: usize = 20;
 /// Bytes of a resume or interrupt payload shown.
 const PAYLOAD_BYTES: usize = 4 * 1024;
 
-/// What the report is built from.
-pub struct Sources<'a> {
-    pub timeline: &'a TimelineBuilder,
-    pub explained: &'a explain::Report,
-    /// The checker's findings, and every finding counted by rule (none with `--no-check`).
-    pub checked: &'a check::FileReport,
-    pub collected: &'a Collected,
-    pub inputs: Vec<String>,
-    pub limits: Limits,
-}
-
 fn view(f: &Finding) -> FindingView {
     FindingView {
         rule: f.rule,
@@ -55,13 +44,11 @@ fn view(f: &Finding) -> FindingView {
     }
 }
 
-/// The findings by where they are shown, and their counts per run.
+/// The findings by where they are shown: at an entry of a run, or loose (before any run).
 #[derive(Default)]
 struct Placed<'a> {
     at_entry: HashMap<usize, Vec<&'a Finding>>,
     loose: Vec<FindingView>,
-    /// Run index → (errors, warnings).
-    per_run: HashMap<usize, (u64, u64)>,
 }
 
 impl<'a> Placed<'a> {
@@ -76,6 +63,7 @@ impl<'a> Placed<'a> {
                 .1 = i;
         }
         let mut p = Placed::default();
+        let first = runs.first().map_or(usize::MAX, |r| r.first_entry);
         for f in findings {
             let at = (&*f.file, f.line);
             let entry = match f.event_index {
@@ -87,67 +75,47 @@ impl<'a> Placed<'a> {
                     .filter(|((file, _), _)| *file == at.0)
                     .map(|(line, e)| if *line == at { e.0 } else { e.1 }),
             };
-            let run = |e| runs.partition_point(|r| r.first_entry <= e).checked_sub(1);
-            let Some((e, r)) = entry.and_then(|e| Some((e, run(e)?))) else {
-                p.loose.push(view(f));
-                continue;
-            };
-            p.at_entry.entry(e).or_default().push(f);
-            let c = p.per_run.entry(r).or_default();
-            match f.severity {
-                Severity::Error => c.0 += 1,
-                Severity::Warning => c.1 += 1,
+            match entry.filter(|&e| e >= first) {
+                Some(e) => p.at_entry.entry(e).or_default().push(f),
+                None => p.loose.push(view(f)),
             }
         }
         p
     }
 }
 
-/// Findings per rule, most first, and the explanation and fix of each rule that fired.
-fn rules_fired(
-    counts: &[check::RuleCount],
-) -> (Vec<RuleCount>, BTreeMap<&'static str, &'static rules::Rule>) {
-    let mut out: Vec<RuleCount> = counts
-        .iter()
-        .map(|c| RuleCount {
-            rule: c.rule,
-            severity: c.severity.as_str(),
-            title: rules::find(c.rule).map_or("", |r| r.title),
-            count: c.count,
-        })
-        .collect();
-    out.sort_by_key(|c| std::cmp::Reverse(c.count));
-    let texts = counts.iter().filter_map(|c| rules::find(c.rule));
-    (out, texts.map(|r| (r.id, r)).collect())
-}
-
-/// Builds the report.
-pub fn build(src: &Sources<'_>) -> Report {
-    let entries = src.timeline.entries();
-    let runs = src.timeline.runs();
-    let mut limits = src.limits;
-    let findings = &src.checked.findings;
+/// Builds the report from what the builder's parts worked out: the timeline's runs and
+/// entries, `explain`'s diagnoses, the checker's findings (every finding counted by rule; none
+/// with `--no-check`), and what it collected.
+pub fn build(b: ReportBuilder) -> Report {
+    let (explained, timeline) = b.explainer.finish();
+    let checked = b.checker.map(Checker::into_report).unwrap_or_default();
+    let entries = timeline.entries();
+    let runs = timeline.runs();
+    let mut limits = b.limits;
+    let findings = &checked.findings;
     let placed = Placed::new(findings, entries, runs);
-    let links = Links::new(src.timeline);
+    let links = links(runs);
     // The diagnoses come in run order, one per failed run: taken as the runs go by.
-    let mut diagnoses = src.explained.explained.iter().peekable();
+    let mut diagnoses = explained.explained.iter().peekable();
     let mut out_runs = Vec::new();
     let mut detail_bytes = 0usize;
     for (i, run) in runs.iter().enumerate().take(limits.max_runs) {
         let diagnosis = diagnoses.next_if(|x| x.run == i).cloned();
-        let (errors, warnings) = placed.per_run.get(&i).copied().unwrap_or_default();
+        // The findings at the run's entries.
+        let end = runs.get(i + 1).map_or(entries.len(), |r| r.first_entry);
+        let found = (run.first_entry..end).filter_map(|e| placed.at_entry.get(&e));
+        let found = found.flatten();
+        let count = |sev| found.clone().filter(|f| f.severity == sev).count() as u64;
         let budget = DETAIL_BUDGET + usize::from(run.outcome.failed()) * FAILED_BUDGET;
-        let mut detail = (detail_bytes < budget)
-            .then(|| detail(src, i, &placed.at_entry, &links, limits.max_items));
-        let size = detail.as_ref().and_then(|d| serde_json::to_vec(d).ok());
-        let size = size.map_or(0, |v| v.len());
-        match detail_bytes + size <= budget {
-            true => detail_bytes += size,
-            false => detail = None,
-        }
-        if detail.is_none() {
-            limits.runs_without_detail += 1;
-        }
+        // Kept while the details so far and its own fit the budget.
+        let detail = (detail_bytes < budget)
+            .then(|| detail(&timeline, &b.collected, i, &placed, &links, &limits))
+            .filter(|d| {
+                let bytes = detail_bytes + serde_json::to_vec(d).map_or(0, |v| v.len());
+                (bytes <= budget).then(|| detail_bytes = bytes).is_some()
+            });
+        limits.runs_without_detail += usize::from(detail.is_none());
         out_runs.push(Run {
             n: i + 1,
             file: run.origin.file.to_string(),
@@ -165,54 +133,62 @@ pub fn build(src: &Sources<'_>) -> Report {
             tokens: run.tokens,
             duration_ms: run.duration_ms(),
             resumes: run.resumes.len(),
-            errors,
-            warnings,
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
             diagnosis,
             detail,
         });
     }
     let count = |sev| findings.iter().filter(|f| f.severity == sev).count() as u64;
-    let (rule_counts, rule_texts) = rules_fired(&src.checked.rule_counts);
+    // Findings per rule, most first, and the explanation and fix of each rule that fired.
+    let counts = &checked.rule_counts;
+    let mut rule_counts: Vec<RuleCount> = counts
+        .iter()
+        .map(|c| RuleCount {
+            rule: c.rule,
+            severity: c.severity.as_str(),
+            title: rules::find(c.rule).map_or("", |r| r.title),
+            count: c.count,
+        })
+        .collect();
+    rule_counts.sort_by_key(|c| std::cmp::Reverse(c.count));
+    let fired = counts.iter().filter_map(|c| rules::find(c.rule));
     Report {
         generator: format!("aguify {}", env!("CARGO_PKG_VERSION")),
-        inputs: src.inputs.clone(),
+        inputs: b.inputs,
         runs_total: runs.len(),
         runs_omitted: runs.len().saturating_sub(limits.max_runs),
-        bad_lines: src.timeline.bad_lines(),
+        bad_lines: timeline.bad_lines(),
         errors: count(Severity::Error),
         warnings: count(Severity::Warning),
         rule_counts,
-        rules: rule_texts,
+        rules: fired.map(|r| (r.id, r)).collect(),
         runs: out_runs,
         loose_findings: placed.loose,
         limits,
     }
 }
 
-/// Interrupt ids by the run (index) whose input resumed them, and by the run that stopped at
-/// them: the first of each.
-#[derive(Default)]
-struct Links<'a> {
-    resumed_by: HashMap<&'a str, usize>,
-    raised_in: HashMap<&'a str, usize>,
-}
+/// Interrupt ids by the run (index) whose input resumed them (`(id, RESUMED)`), and by the
+/// run that stopped at them (`(id, RAISED)`): the first of each.
+type Links<'a> = HashMap<(&'a str, bool), usize>;
+const RESUMED: bool = true;
+const RAISED: bool = false;
 
-impl<'a> Links<'a> {
-    fn new(timeline: &'a TimelineBuilder) -> Self {
-        let mut links = Links::default();
-        for (i, run) in timeline.runs().iter().enumerate() {
-            for r in &run.resumes {
-                let id = r["interruptId"].as_str().unwrap_or_default();
-                links.resumed_by.entry(id).or_insert(i);
-            }
-            if let timeline::Outcome::Interrupt { interrupts } = &run.outcome {
-                for (id, _) in interrupts {
-                    links.raised_in.entry(id.as_str()).or_insert(i);
-                }
+fn links(runs: &[RunSummary]) -> Links<'_> {
+    let mut links = Links::new();
+    for (i, run) in runs.iter().enumerate() {
+        for r in &run.resumes {
+            let id = r["interruptId"].as_str().unwrap_or_default();
+            links.entry((id, RESUMED)).or_insert(i);
+        }
+        if let timeline::Outcome::Interrupt { interrupts } = &run.outcome {
+            for (id, _) in interrupts {
+                links.entry((id.as_str(), RAISED)).or_insert(i);
             }
         }
-        links
     }
+    links
 }
 
 /// A JSON value pretty-printed as a payload is shown (within [`PAYLOAD_BYTES`], shown as whole).
@@ -272,16 +248,17 @@ impl Clock {
 
 /// A run's lanes and transcript.
 fn detail(
-    src: &Sources<'_>,
+    timeline: &TimelineBuilder,
+    collected: &Collected,
     r: usize,
-    at_entry: &HashMap<usize, Vec<&Finding>>,
+    placed: &Placed<'_>,
     links: &Links<'_>,
-    max_items: usize,
+    limits: &Limits,
 ) -> Detail {
-    let runs = src.timeline.runs();
+    let runs = timeline.runs();
     let run = &runs[r];
-    let start = run.first_entry.min(src.timeline.entries().len());
-    let entries = src.timeline.run_entries(r);
+    let start = run.first_entry.min(timeline.entries().len());
+    let entries = timeline.run_entries(r);
     let first_event = run.first_event;
     let next_event = runs.get(r + 1).map_or(u64::MAX, |n| n.first_event);
     // The input line of the run's first entry at or after an event.
@@ -292,7 +269,7 @@ fn detail(
             .map_or_else(|| run.origin.to_string(), |e| e.origin.to_string())
     };
     let clock = Clock::new(run, entries);
-    let states = src.collected.states.get(&r);
+    let states = collected.states.get(&r);
     let mut cx = ItemCx {
         budget: RUN_TEXT_BYTES,
         states,
@@ -307,14 +284,14 @@ fn detail(
             kind: "resume",
             at: run.origin.to_string(),
             ms: clock.ms.then_some(0),
-            link: links.raised_in.get(id.as_str()).map(|&i| i + 1),
+            link: links.get(&(id.as_str(), RAISED)).map(|&i| i + 1),
             id: Some(id),
             status: Some(str_of(r, "status").unwrap_or_default()),
             text: r.get("payload").map(shown_payload),
             ..Item::default()
         });
     }
-    for (idx, text) in timeline::in_events(&src.collected.users, |u| u.0, first_event, next_event) {
+    for (idx, text) in timeline::in_events(&collected.users, |u| u.0, first_event, next_event) {
         items.push(Item {
             kind: "user",
             at: origin_at(*idx),
@@ -326,7 +303,7 @@ fn detail(
     let mut bars: Vec<(usize, Bar)> = Vec::new();
     let mut item_of_message: HashMap<&str, usize> = HashMap::new();
     for (k, e) in entries.iter().enumerate() {
-        let shown = at_entry.get(&(start + k)).into_iter().flatten();
+        let shown = placed.at_entry.get(&(start + k)).into_iter().flatten();
         let findings: Vec<FindingView> = shown.take(ITEM_FINDINGS).map(|f| view(f)).collect();
         let Some((mut item, label)) = entry_item(e, &mut cx) else {
             findings_without_item(&mut items, findings, e);
@@ -348,23 +325,20 @@ fn detail(
         }
         items.push(item);
     }
-    let calls = &src.collected.model_calls;
+    let calls = &collected.model_calls;
     for c in timeline::in_events(calls, |c| c.start, first_event, next_event) {
         let b = model_bar(c, &clock, origin_at(c.start), &item_of_message);
         bars.push((0, b));
     }
 
-    let (items, renumber) = fold(items, max_items);
-    for (_, b) in &mut bars {
-        b.item = b.item.and_then(|i| renumber.get(i).copied().flatten());
-    }
+    let items = fold(items, limits.max_items, &mut bars);
     let axis_end = bars.iter().map(|(_, b)| b.e).max().unwrap_or(0).max(1);
     Detail {
         axis: Axis {
             unit: if clock.ms { "ms" } else { "event" },
             end: axis_end,
         },
-        lanes: lanes::layout(bars, axis_end, src.limits.max_row_bars),
+        lanes: lanes::layout(bars, axis_end, limits.max_row_bars),
         items,
         snapshots_dropped: states.map_or(0, |s| s.dropped),
     }
@@ -415,8 +389,19 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
     };
     let label = match &e.line {
         Line::RunStart(_) | Line::StepEnd { .. } | Line::Notes => return None,
+        // How the run ended (an error's message is its run error item's: the RUN_ERROR that
+        // ended the run made both).
         Line::RunEnd(summary) => {
-            end_item(&mut item, summary);
+            item.kind = "end";
+            item.name = Some(summary.outcome.kind().to_string());
+            match &summary.outcome {
+                timeline::Outcome::Error { code, .. } => item.status = code.clone(),
+                timeline::Outcome::Interrupt { interrupts } if !interrupts.is_empty() => {
+                    let ids: Vec<&str> = interrupts.iter().map(|(i, _)| i.as_str()).collect();
+                    item.text = Some(clipped(&format!("interrupts: {}", ids.join(", ")), 1000));
+                }
+                _ => {}
+            }
             return Some((item, None));
         }
         Line::StepStart { name, finished } => {
@@ -485,7 +470,7 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
                 .pointer("/metadata/payload")
                 .or_else(|| value.get("value"));
             item.args = Some(shown_payload(payload.unwrap_or(value)));
-            item.link = cx.links.resumed_by.get(id.as_str()).map(|&i| i + 1);
+            item.link = cx.links.get(&(id.as_str(), RESUMED)).map(|&i| i + 1);
             format!("interrupt: {reason}")
         }
         Line::Error { code, message } => {
@@ -507,21 +492,6 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
         }
     };
     Some((item, Some(label)))
-}
-
-/// A run's end item: how it ended (an error's message is its run error item's: the RUN_ERROR
-/// that ended the run made both).
-fn end_item(item: &mut Item, summary: &RunSummary) {
-    item.kind = "end";
-    item.name = Some(summary.outcome.kind().to_string());
-    match &summary.outcome {
-        timeline::Outcome::Error { code, .. } => item.status = code.clone(),
-        timeline::Outcome::Interrupt { interrupts } if !interrupts.is_empty() => {
-            let ids: Vec<&str> = interrupts.iter().map(|(i, _)| i.as_str()).collect();
-            item.text = Some(clipped(&format!("interrupts: {}", ids.join(", ")), 1000));
-        }
-        _ => {}
-    }
 }
 
 /// A tool call's item: its arguments, result and status.
@@ -568,13 +538,11 @@ fn entry_bar(
         Some(ei) => clock.pos(ei, e.end_ts),
         None => s,
     };
-    let mut info = count(e.events as usize, "event");
-    if let Some(d) = e.duration_ms() {
-        info = format!("{} · {info}", ms(d));
-    }
-    if let Some(id) = &item.id {
-        info.push_str(&format!(" · {id}"));
-    }
+    let info = dotted([
+        e.duration_ms().map(ms),
+        Some(count(e.events as usize, "event")),
+        item.id.clone(),
+    ]);
     Bar {
         s,
         e: end.max(s),
@@ -605,18 +573,12 @@ fn model_bar(
 ) -> Bar {
     let s = clock.pos(c.start, c.start_ts);
     let e = c.end.map_or(s, |ei| clock.pos(ei, c.end_ts)).max(s);
-    let mut info = String::new();
-    if let (Some(a), Some(b)) = (c.start_ts, c.end_ts) {
-        info.push_str(&ms(b - a));
-        info.push_str(" · ");
-    }
-    if let Some((i, o)) = c.tokens {
-        info.push_str(&format!("{i} in / {o} out tokens · "));
-    }
-    if c.end.is_none() {
-        info.push_str("never finished · ");
-    }
-    info.push_str(&c.message_id);
+    let info = dotted([
+        c.start_ts.zip(c.end_ts).map(|(a, b)| ms(b - a)),
+        c.tokens.map(|(i, o)| format!("{i} in / {o} out tokens")),
+        c.end.is_none().then(|| "never finished".into()),
+        Some(c.message_id.clone()),
+    ]);
     Bar {
         s,
         e,
@@ -630,13 +592,18 @@ fn model_bar(
     }
 }
 
+/// A bar's info: the parts it has, joined by ` · `.
+fn dotted<const N: usize>(parts: [Option<String>; N]) -> String {
+    parts.into_iter().flatten().collect::<Vec<_>>().join(" · ")
+}
+
 /// At most `max` items (about): the first half, the last third, and every item with findings,
-/// an error or an interrupt; each run of left-out items becomes one `fold` item. Also the new
-/// index of each old item (`None`: folded).
-fn fold(items: Vec<Item>, max: usize) -> (Vec<Item>, Vec<Option<usize>>) {
+/// an error or an interrupt; each run of left-out items becomes one `fold` item. The bars are
+/// linked to their item's new index (to none when it is folded).
+fn fold(items: Vec<Item>, max: usize, bars: &mut [(usize, Bar)]) -> Vec<Item> {
     let n = items.len();
     if n <= max {
-        return (items, (0..n).map(Some).collect());
+        return items;
     }
     let (head, tail) = (max / 2, max / 3);
     let keep = |i: usize, it: &Item| {
@@ -664,5 +631,8 @@ fn fold(items: Vec<Item>, max: usize) -> (Vec<Item>, Vec<Option<usize>>) {
             }),
         }
     }
-    (out, map)
+    for (_, b) in bars {
+        b.item = b.item.and_then(|i| map.get(i).copied().flatten());
+    }
+    out
 }

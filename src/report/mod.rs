@@ -67,16 +67,7 @@ impl ReportBuilder {
 
     /// All input read: the report's data.
     pub fn finish(self) -> model::Report {
-        let (explained, timeline) = self.explainer.finish();
-        let checked = self.checker.map(Checker::into_report).unwrap_or_default();
-        build::build(&build::Sources {
-            timeline: &timeline,
-            explained: &explained,
-            checked: &checked,
-            collected: &self.collected,
-            inputs: self.inputs,
-            limits: self.limits,
-        })
+        build::build(self)
     }
 
     /// Feeds the checker, unless `--no-check`.
