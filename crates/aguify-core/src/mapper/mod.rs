@@ -345,6 +345,11 @@ impl Mapper {
             self.send_held(true, out);
         }
         match ev {
+            ev @ (ModelEvent::RunStart { .. }
+            | ModelEvent::RunEnd
+            | ModelEvent::RunFailed(_)
+            | ModelEvent::RunStopped
+            | ModelEvent::RunIncomplete { .. }) => self.run_event(ev, out),
             ModelEvent::Interrupt(list) => self.interrupts(list),
             ModelEvent::StepStart { name, key } => self.step_start(name, key, out),
             ModelEvent::StepEnd { key } => self.step_end(&key, out),
@@ -420,8 +425,6 @@ impl Mapper {
                 self.messages_shown(&list, out);
             }
             ModelEvent::Native(v) => self.push(Event::Passthrough(v), out),
-            // A run's start, end, failure, stop or cut.
-            ev => self.run_event(ev, out),
         }
     }
 

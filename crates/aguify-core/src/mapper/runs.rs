@@ -34,7 +34,7 @@ impl Mapper {
                 let message = format!("The agent stream ended without a terminal event: {reason}");
                 Ending::Failed(error_code::INCOMPLETE_STREAM, message, None)
             }
-            // RunEnd, or a stop at an interrupt ([`Mapper::map`] hands only run events here).
+            // RunEnd, or a stop at an interrupt.
             _ => Ending::Finished,
         };
         self.end_run(ending, out);
