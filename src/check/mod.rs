@@ -44,19 +44,36 @@ use crate::pipeline::{self, Input, Observer, Options};
 
 pub use rules::{Rule, Severity, RULES};
 
-/// One finding.
-#[derive(Debug, Clone, PartialEq)]
+/// One finding; serialized as a row of the JSON report (schema in docs/check.md).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Finding {
+    /// Written with its rule's title and spec.
+    #[serde(flatten, serialize_with = "rule_row")]
     pub rule: &'static str,
     pub severity: Severity,
     pub file: Arc<str>,
-    /// 1-based input line (for converted input: the raw LangGraph line); 0 when unknown.
+    /// 1-based input line (for converted input: the raw LangGraph line); 0 when unknown
+    /// (written `null`: a finding about the whole file names no line).
+    #[serde(serialize_with = "line_or_null")]
     pub line: u64,
     /// 0-based index of the AG-UI event in its file's stream, when the finding is about one.
     pub event_index: Option<u64>,
     pub event_type: Option<String>,
     pub ids: Vec<String>,
     pub message: String,
+}
+
+fn rule_row<S: serde::Serializer>(rule: &&'static str, s: S) -> Result<S::Ok, S::Error> {
+    let r = rules::get(rule);
+    serde::Serialize::serialize(
+        &serde_json::json!({"rule": rule, "title": r.title, "spec": r.spec}),
+        s,
+    )
+}
+
+fn line_or_null<S: serde::Serializer>(line: &u64, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&(*line > 0).then_some(*line), s)
 }
 
 /// Rule selection: `--allow` silences a rule, `--deny` makes it an error.

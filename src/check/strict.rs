@@ -155,6 +155,13 @@ impl Strict {
         }
     }
 
+    /// Tool call `h` was started or handed the client by a snapshot (or, once calls were
+    /// forgotten, may have been): AGX305 and AGX313.
+    fn call_known(&self, h: u64) -> bool {
+        let started = self.args.contains_key(&h) || self.ended_tools.get(&h).is_some();
+        started || self.handed_tools.get(&h).is_some() || self.ended_tools.forgot()
+    }
+
     /// TOOL_CALL_* (AGX305–AGX307, AGX309).
     fn tool_event(&mut self, ev: &Ev<'_>, ctx: &mut Ctx) {
         let id = ev.s("toolCallId").unwrap_or("");
@@ -190,10 +197,7 @@ impl Strict {
             Some(EventType::ToolCallResult) => {
                 let (rule, why) = if self.args.contains_key(&h) {
                     ("AGX306", " before its TOOL_CALL_END")
-                } else if self.ended_tools.get(&h).is_none()
-                    && self.handed_tools.get(&h).is_none()
-                    && !self.ended_tools.forgot()
-                {
+                } else if !self.call_known(h) {
                     ("AGX305", ", which was never started")
                 } else {
                     return;
@@ -215,11 +219,7 @@ impl Strict {
                     let h = id_hash(call);
                     // A call a snapshot handed the client is linked too (a resume run
                     // continues the sub-agent of a call its snapshot lists).
-                    let started = self.args.contains_key(&h)
-                        || self.ended_tools.get(&h).is_some()
-                        || self.handed_tools.get(&h).is_some()
-                        || self.ended_tools.forgot();
-                    let why = match (started, self.answered.get(&h).is_some()) {
+                    let why = match (self.call_known(h), self.answered.get(&h).is_some()) {
                         (false, _) => Some("was never started"),
                         (true, true) => Some("already has its TOOL_CALL_RESULT"),
                         (true, false) => None,

@@ -1,7 +1,7 @@
 //! `--format json`: one object with every finding (schema in docs/check.md).
 //!
-//! The findings are serialized as rows borrowing them (never a `Value` tree of the whole report),
-//! so the report of a gigabyte log takes little more memory than its findings.
+//! The findings are serialized borrowed, through their derived `Serialize` (never a `Value` tree
+//! of the whole report), so the report of a gigabyte log takes little more memory than its findings.
 
 use std::collections::BTreeMap;
 use std::io;
@@ -9,7 +9,6 @@ use std::io;
 use serde_json::{json, Value};
 
 use super::{Finding, Report, RuleCount};
-use crate::check::rules;
 
 /// The report document; fields in output order.
 #[derive(serde::Serialize)]
@@ -17,40 +16,7 @@ struct Doc<'a> {
     schema: &'static str,
     summary: Value,
     files: Vec<Value>,
-    findings: Vec<Row<'a>>,
-}
-
-/// One finding as written (fields in output order; no tree built).
-#[derive(serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Row<'a> {
-    rule: &'static str,
-    severity: &'static str,
-    title: &'static str,
-    spec: &'static str,
-    file: &'a str,
-    /// `null` for a finding about the whole file (it names no line).
-    line: Option<u64>,
-    event_index: Option<u64>,
-    event_type: Option<&'a str>,
-    ids: &'a [String],
-    message: &'a str,
-}
-
-fn finding(f: &Finding) -> Row<'_> {
-    let r = rules::get(f.rule);
-    Row {
-        rule: f.rule,
-        severity: f.severity.as_str(),
-        title: r.title,
-        spec: r.spec,
-        file: &f.file,
-        line: (f.line > 0).then_some(f.line),
-        event_index: f.event_index,
-        event_type: f.event_type.as_deref(),
-        ids: &f.ids,
-        message: &f.message,
-    }
+    findings: Vec<&'a Finding>,
 }
 
 /// Rule counts as an object: rule id → count.
@@ -91,7 +57,7 @@ fn doc(report: &Report) -> Doc<'_> {
             "tooManyWarnings": report.too_many_warnings(),
         }),
         files,
-        findings: report.findings().map(finding).collect(),
+        findings: report.findings().collect(),
     }
 }
 

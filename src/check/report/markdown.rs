@@ -88,12 +88,7 @@ fn finding_line(f: &Finding, link: Link<'_>) -> String {
         Some(url) => write!(out, "[{place}]({url})"),
         None => write!(out, "{place}"),
     };
-    if let Some(i) = f.event_index {
-        let _ = write!(out, " event #{i}");
-        if let Some(t) = &f.event_type {
-            let _ = write!(out, " {}", code(t));
-        }
-    }
+    out += &super::event_part(f, code);
     let _ = write!(out, ": {}", esc(&f.message));
     if !f.ids.is_empty() {
         let _ = write!(out, " (ids: {})", esc(&f.ids.join(", ")));

@@ -155,6 +155,16 @@ pub fn place(f: &Finding) -> String {
     }
 }
 
+/// ` event #i TYPE` for a finding about an event (`""` for one about a line), its type as
+/// `ty` writes it (the text and Markdown finding lines).
+fn event_part(f: &Finding, ty: impl Fn(&str) -> String) -> String {
+    match (f.event_index, &f.event_type) {
+        (Some(i), Some(t)) => format!(" event #{i} {}", ty(t)),
+        (Some(i), None) => format!(" event #{i}"),
+        (None, _) => String::new(),
+    }
+}
+
 /// "… and 497 more AGX303 in FILE".
 pub fn more_line(n: u64, rule: &str, file: &str) -> String {
     format!("… and {n} more {rule} in {file}")

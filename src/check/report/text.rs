@@ -24,12 +24,7 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
         (false, 0) => String::new(),
         (false, n) => n.to_string(),
     };
-    if let Some(i) = f.event_index {
-        let _ = write!(loc, " event #{i}");
-        if let Some(t) = &f.event_type {
-            let _ = write!(loc, " {}", printable(t));
-        }
-    }
+    loc += &super::event_part(f, |t| printable(t).into_owned());
     let loc = loc.trim_start().to_string();
     let loc = match (loc.is_empty(), color) {
         (true, _) => String::new(),
