@@ -8,7 +8,7 @@ mod common;
 use std::sync::Arc;
 
 use aguify::adapter::Disposition;
-use aguify::input::{Frame, Framer, Framing};
+use aguify::input::{Framer, Framing};
 use aguify::pipeline::Options;
 use libfuzzer_sys::fuzz_target;
 
@@ -34,14 +34,11 @@ fn frames(bytes: &[u8], ctl: u8, threads: usize) -> Vec<(char, u64, u64, String)
             Ok(None) => break,
             Err(e) => panic!("in-memory read failed: {e}"),
         };
-        out.push(match frame {
-            Frame::Record(r) => ('r', r.origin.line, r.lines, String::new()),
-            Frame::Lines {
-                origin,
-                lines,
-                disposition: Disposition::Bad(bad),
-            } => ('b', origin.line, lines, bad.message),
-            Frame::Lines { origin, lines, .. } => ('i', origin.line, lines, String::new()),
+        let (line, lines) = (frame.origin.line, frame.lines);
+        out.push(match frame.body {
+            Ok(r) => ('r', r.origin.line, r.lines, String::new()),
+            Err(Disposition::Bad(bad)) => ('b', line, lines, bad.message),
+            Err(_) => ('i', line, lines, String::new()),
         });
     }
     out

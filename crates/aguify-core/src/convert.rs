@@ -178,23 +178,21 @@ pub struct Collect {
     pub problems: Vec<Problem>,
 }
 
-impl Collect {
-    fn problem(&mut self, origin: &Origin, severity: Severity, message: &str) {
+impl Observer for Collect {
+    fn bad_line(&mut self, origin: &Origin, message: &BadLine) {
         self.problems.push(Problem {
             origin: origin.clone(),
-            severity,
+            severity: Severity::Bad,
             message: message.to_string(),
         });
     }
-}
-
-impl Observer for Collect {
-    fn bad_line(&mut self, origin: &Origin, message: &BadLine) {
-        self.problem(origin, Severity::Bad, message);
-    }
 
     fn warning(&mut self, origin: &Origin, message: &str) {
-        self.problem(origin, Severity::Warning, message);
+        self.problems.push(Problem {
+            origin: origin.clone(),
+            severity: Severity::Warning,
+            message: message.to_string(),
+        });
     }
 
     fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {

@@ -301,21 +301,17 @@ impl Conversion {
         file: &mut FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
-        let (origin, lines, disposition, rec) = match frame {
-            Frame::Lines {
-                origin,
-                lines,
-                disposition,
-            } => (origin, lines, disposition, None),
-            Frame::Record(rec) => {
+        let (origin, lines) = (frame.origin, frame.lines);
+        let (disposition, rec) = match frame.body {
+            Err(disposition) => (disposition, None),
+            Ok(rec) => {
                 // The record before is done with: gone before this one is mapped, so
                 // that two long lines are not held at once.
                 if let Some(old) = self.last.take() {
                     file.framer.recycle(old);
                 }
                 self.model.clear();
-                let disposition = file.router.feed(&rec, &mut self.model);
-                (rec.origin.clone(), rec.lines, disposition, Some(rec))
+                (file.router.feed(&rec, &mut self.model), Some(rec))
             }
         };
         let stats = &mut self.stats;

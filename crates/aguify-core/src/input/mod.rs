@@ -149,41 +149,16 @@ pub fn text_hash(bytes: &[u8]) -> u64 {
     foldhash::quality::FixedState::default().hash_one(bytes)
 }
 
-/// What the framer produced for a stretch of input.
+/// What the framer produced for a stretch of input: a record, or lines that are not one.
 #[derive(Debug)]
-pub enum Frame {
-    Record(Box<Record>),
-    /// Lines that are not a record: ignored (blank lines, SSE comments, with the reason) or
-    /// bad (could not be read as one).
-    Lines {
-        origin: Origin,
-        lines: u64,
-        disposition: Disposition,
-    },
-}
-
-impl Frame {
-    /// The frame of a record read from `lines` lines at `origin`, or of why it could not be.
-    fn of(read: Result<Record, BadLine>, origin: Origin, lines: u64) -> Frame {
-        match read {
-            Ok(rec) => Frame::Record(Box::new(rec)),
-            Err(bad) => Frame::Lines {
-                origin,
-                lines,
-                disposition: Disposition::Bad(bad),
-            },
-        }
-    }
-
-    /// Lines that carry nothing to map, for `reason`.
-    fn ignored(origin: Origin, lines: u64, reason: &'static str) -> Frame {
-        let disposition = Disposition::Ignored(reason);
-        Frame::Lines {
-            origin,
-            lines,
-            disposition,
-        }
-    }
+pub struct Frame {
+    /// Where the stretch starts (the record's origin).
+    pub origin: Origin,
+    /// How many input lines it spans.
+    pub lines: u64,
+    /// The record, or why the lines are not one: ignored (blank lines, SSE comments, with the
+    /// reason) or bad (could not be read as one).
+    pub body: Result<Box<Record>, Disposition>,
 }
 
 /// Which framing a file uses.
@@ -337,12 +312,18 @@ pub(crate) fn frame_ndjson_line<T>(line: Result<T, BadLine>, origin: Origin) -> 
 where
     T: std::ops::Deref<Target = str> + Into<RecordText>,
 {
-    if line.as_ref().is_ok_and(|l| l.trim().is_empty()) {
-        return Frame::ignored(origin, 1, "blank line");
+    let body = match line {
+        Ok(l) if l.trim().is_empty() => Err(Disposition::Ignored("blank line")),
+        line => line
+            .and_then(|l| Record::read(origin.clone(), 1, None, l.into(), |l| parse_json(l, false)))
+            .map(Box::new)
+            .map_err(Disposition::Bad),
+    };
+    Frame {
+        origin,
+        lines: 1,
+        body,
     }
-    let read = line
-        .and_then(|l| Record::read(origin.clone(), 1, None, l.into(), |l| parse_json(l, false)));
-    Frame::of(read, origin, 1)
 }
 
 /// How a v2 event's line opens: its first key `event`, its value starting `on_` (whitespace
@@ -421,7 +402,7 @@ fn strip_position(e: &serde_json::Error) -> String {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{frame_ndjson_line, line_hash, Frame, Origin, Record};
+    use super::{frame_ndjson_line, line_hash, Origin, Record};
 
     /// A line read again from its file hashes as its record did: without its BOM and CR.
     #[test]
@@ -467,9 +448,6 @@ pub(crate) mod tests {
             file: "t".into(),
             line: n,
         };
-        match frame_ndjson_line(Ok(l), origin) {
-            Frame::Record(r) => Some(*r),
-            _ => None,
-        }
+        frame_ndjson_line(Ok(l), origin).body.ok().map(|r| *r)
     }
 }

@@ -354,7 +354,7 @@ mod tests {
         assert!(pool.full());
         let recycle = |pool: &mut ParsePool| {
             for f in pool.next_batch().unwrap_or_default() {
-                if let Frame::Record(r) = f {
+                if let Ok(r) = f.body {
                     pool.recycle(r);
                 }
             }
@@ -386,10 +386,7 @@ mod tests {
         let file: Arc<str> = Arc::from("t");
         let mut pool = ParsePool::new(3);
         let mut got = vec![];
-        let line = |f: &Frame| match f {
-            Frame::Record(r) => r.origin.line,
-            _ => 0,
-        };
+        let line = |f: &Frame| f.body.as_ref().map_or(0, |r| r.origin.line);
         for b in 0..40u64 {
             let mut batch = Batch::default();
             for i in 0..10 {
@@ -411,10 +408,10 @@ mod tests {
         batch.push(3, Ok("  "));
         batch.push(4, Ok("{\"a\""));
         let frames = batch.take().parse(&file);
-        assert!(matches!(frames[0], Frame::Record(_)));
-        let shape = |f: &Frame| match f {
-            Frame::Lines { disposition, .. } => format!("{disposition:?}"),
-            Frame::Record(_) => "record".into(),
+        assert!(frames[0].body.is_ok());
+        let shape = |f: &Frame| match &f.body {
+            Err(disposition) => format!("{disposition:?}"),
+            Ok(_) => "record".into(),
         };
         assert!(shape(&frames[1]).contains("\"invalid UTF-8\""));
         assert!(shape(&frames[2]).starts_with("Ignored"));

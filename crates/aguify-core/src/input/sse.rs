@@ -9,6 +9,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::{parse_json, Frame, Origin, Record};
+use crate::adapter::Disposition;
 use crate::error::{BadLine, Reason};
 
 #[derive(Default)]
@@ -109,46 +110,49 @@ impl SseFramer {
     fn dispatch(&mut self, file: &Arc<str>, at_line: u64) -> Option<Frame> {
         let f = std::mem::take(&mut self.frame);
         let (lines, event) = (f.lines, f.event);
-        let Some(first) = f.first_line else {
+        // Messages point at the first field (the first line of a frame of comments only).
+        let origin = Origin::at(file, f.field_line.or(f.first_line).unwrap_or(at_line));
+        let body = match (f.first_line, f.data, f.stray) {
             // Only the blank separator line itself (nothing to count when a bare-CR line
             // already gave its count to an earlier frame).
-            let origin = Origin::at(file, at_line);
-            return (lines > 0).then(|| Frame::ignored(origin, lines, "SSE frame separator"));
-        };
-        let origin = Origin::at(file, f.field_line.unwrap_or(first));
-        let read = match (f.data, f.stray) {
-            (Some(Err(bytes)), _) => Err(super::lines::too_long(
+            (None, ..) if lines == 0 => return None,
+            (None, ..) => Err(Disposition::Ignored("SSE frame separator")),
+            (_, Some(Err(bytes)), _) => Err(Disposition::Bad(super::lines::too_long(
                 "SSE frame's data is",
                 bytes,
                 self.max_bytes,
-            )),
-            (None, Some(stray)) => Err(BadLine::new(
+            ))),
+            (_, None, Some(stray)) => Err(Disposition::Bad(BadLine::new(
                 Reason::NotJson,
                 format!(
                     "SSE frame without a `data:` field (found `{stray}`): expected `data: \
                      <JSON>` lines, each frame ended by a blank line"
                 ),
+            ))),
+            (_, None, None) => Err(Disposition::Ignored(
+                "SSE frame without data (comment, event, id or retry only)",
             )),
-            (None, None) => {
-                let reason = "SSE frame without data (comment, event, id or retry only)";
-                return Some(Frame::ignored(origin, lines, reason));
-            }
-            (Some(Ok(data)), _) if data.trim().is_empty() => {
+            (_, Some(Ok(data)), _) if data.trim().is_empty() => {
                 let message = "SSE frame with empty `data:`: expected a JSON object";
-                Err(BadLine::new(Reason::NotJson, message))
+                Err(Disposition::Bad(BadLine::new(Reason::NotJson, message)))
             }
-            (Some(Ok(data)), _) => {
+            (_, Some(Ok(data)), _) => {
                 let data = match event.as_deref() {
                     Some(name) => self.bare_v3_envelope(name, data),
                     None => data,
                 };
-                Record::read(origin.clone(), lines, event, data.into(), |d| {
+                let read = Record::read(origin.clone(), lines, event, data.into(), |d| {
                     parse_json(d, true)
-                })
-                .map_err(|b| BadLine::new(b.reason, format!("SSE data: {b}")))
+                });
+                let bad = |b: BadLine| BadLine::new(b.reason, format!("SSE data: {b}"));
+                read.map(Box::new).map_err(|b| Disposition::Bad(bad(b)))
             }
         };
-        Some(Frame::of(read, origin, lines))
+        Some(Frame {
+            origin,
+            lines,
+            body,
+        })
     }
 
     /// The v3 event of a frame of LangGraph.js's v3 event stream, as the envelope the v3
@@ -222,27 +226,16 @@ mod tests {
     fn records(frames: &[Frame]) -> Vec<&Record> {
         frames
             .iter()
-            .filter_map(|f| match f {
-                Frame::Record(r) => Some(&**r),
-                _ => None,
-            })
+            .filter_map(|f| f.body.as_deref().ok())
             .collect()
     }
 
     /// Each frame as `record|bad|ignored LINE/LINES`, a bad one with its message.
     fn shapes(frames: &[Frame]) -> Vec<String> {
-        let shape = |f: &Frame| match f {
-            Frame::Record(r) => format!("record {}/{}", r.origin.line, r.lines),
-            Frame::Lines {
-                origin,
-                lines,
-                disposition,
-            } => match disposition {
-                crate::adapter::Disposition::Bad(bad) => {
-                    format!("bad {}/{lines}: {bad}", origin.line)
-                }
-                _ => format!("ignored {}/{lines}", origin.line),
-            },
+        let shape = |f: &Frame| match &f.body {
+            Ok(r) => format!("record {}/{}", r.origin.line, r.lines),
+            Err(Disposition::Bad(bad)) => format!("bad {}/{}: {bad}", f.origin.line, f.lines),
+            Err(_) => format!("ignored {}/{}", f.origin.line, f.lines),
         };
         frames.iter().map(shape).collect()
     }
@@ -265,13 +258,7 @@ mod tests {
         let input =
             ": c\nevent: values\ndata: {\"a\":1}\n\n\n\ndata: {\"a\":2}\r\rdata: {\"a\":3}\r\r";
         let got = frames(input, 0);
-        let lines: u64 = got
-            .iter()
-            .map(|f| match f {
-                Frame::Record(r) => r.lines,
-                Frame::Lines { lines, .. } => *lines,
-            })
-            .sum();
+        let lines: u64 = got.iter().map(|f| f.lines).sum();
         assert_eq!(lines, input.split('\n').count() as u64);
         let values: Vec<&serde_json::Value> =
             records(&got).iter().map(|r| &r.value()["a"]).collect();
@@ -330,7 +317,7 @@ mod tests {
             ),
             0,
         );
-        let Some(Frame::Record(r)) = platform.first() else {
+        let Some(Ok(r)) = platform.first().map(|f| &f.body) else {
             panic!("{platform:?}")
         };
         assert_eq!(r.v3.as_ref().and_then(|e| e.seq.clone()), Some(1.into()));
