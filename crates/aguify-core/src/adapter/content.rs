@@ -102,11 +102,9 @@ fn summary_parts(summary: Option<&Value>) -> Vec<(usize, &str)> {
     let parts = summary.and_then(Value::as_array).into_iter().flatten();
     (parts.enumerate())
         .filter_map(|(pos, s)| {
+            let text = s.field_str("text").filter(|t| !t.is_empty())?;
             let at = s.field("index").and_then(Value::as_u64);
-            Some((
-                at.map_or(pos, |n| n as usize),
-                s.field_str("text").filter(|t| !t.is_empty())?,
-            ))
+            Some((at.map_or(pos, |n| n as usize), text))
         })
         .collect()
 }
@@ -120,10 +118,9 @@ pub fn reasoning<'a>(text: &'a str, signature: Option<&'a str>) -> Block<'a> {
 /// The reasoning key of part `part` of the reasoning block of key `block`: the block's key for
 /// its first part, `<block>.<part>` for the others, so each summary part is a span of its own.
 pub fn part_key(block: &str, part: usize) -> String {
-    if part == 0 {
-        block.to_string()
-    } else {
-        format!("{block}.{part}")
+    match part {
+        0 => block.to_string(),
+        _ => format!("{block}.{part}"),
     }
 }
 
@@ -208,9 +205,8 @@ pub(crate) fn call_chunk(
     name: Option<String>,
     args: String,
 ) -> ModelEvent {
-    let message_id = message_id.to_string();
     ModelEvent::ToolCallChunk {
-        message_id,
+        message_id: message_id.to_string(),
         index,
         id,
         name,

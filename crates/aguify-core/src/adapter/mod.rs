@@ -297,6 +297,21 @@ pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Valu
     })
 }
 
+/// Tool call `tool_call_id` (of the message `parent_message_id`, when known) starts running.
+pub(crate) fn tool_start(
+    tool_call_id: String,
+    name: String,
+    args: Option<String>,
+    parent_message_id: Option<String>,
+) -> ModelEvent {
+    ModelEvent::ToolStart {
+        tool_call_id,
+        name,
+        args,
+        parent_message_id,
+    }
+}
+
 /// Message `message_id` starts streaming.
 pub(crate) fn message_start(message_id: &str) -> ModelEvent {
     let message_id = message_id.to_string();

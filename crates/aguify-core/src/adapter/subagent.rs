@@ -79,21 +79,20 @@ impl Nest {
         call: &str,
         out: &mut Vec<ModelEvent>,
     ) {
-        if self.subs.iter().any(|s| s.key == key) {
-            return;
+        if !self.subs.iter().any(|s| s.key == key) {
+            let id = crate::mapper::numbered(&mut self.used, format!("{call}:subagent"));
+            out.push(ModelEvent::SubagentStart {
+                id: id.clone(),
+                name: name.to_string(),
+                parent_tool_call_id: call.to_string(),
+            });
+            self.subs.push(Sub {
+                key: key.to_string(),
+                inclusive,
+                call: call.to_string(),
+                id,
+            });
         }
-        let id = crate::mapper::numbered(&mut self.used, format!("{call}:subagent"));
-        out.push(ModelEvent::SubagentStart {
-            id: id.clone(),
-            name: name.to_string(),
-            parent_tool_call_id: call.to_string(),
-        });
-        self.subs.push(Sub {
-            key: key.to_string(),
-            inclusive,
-            call: call.to_string(),
-            id,
-        });
     }
 
     /// Whether `key` is an open sub-agent that was announced (its lifecycle is its own; a
@@ -104,24 +103,22 @@ impl Nest {
 
     /// Sub-agent `key` ended (with `error` when it raised).
     pub fn end(&mut self, key: &str, error: Option<ErrorInfo>, out: &mut Vec<ModelEvent>) {
-        let Some(at) = self.subs.iter().position(|s| s.key == key) else {
-            return;
-        };
-        let id = self.subs.remove(at).id;
-        out.push(ModelEvent::SubagentEnd { id, error });
+        if let Some(at) = self.subs.iter().position(|s| s.key == key) {
+            let id = self.subs.remove(at).id;
+            out.push(ModelEvent::SubagentEnd { id, error });
+        }
     }
 
     /// A tool call started in the task of namespace `ns`.
     pub fn tool_started(&mut self, id: &str, name: &str, ns: &str) {
-        if self.calls.iter().any(|c| c.id == id) {
-            return;
+        if !self.calls.iter().any(|c| c.id == id) {
+            self.calls.push(Call {
+                id: id.to_string(),
+                ns: ns.to_string(),
+                name: name.to_string(),
+                graph: None,
+            });
         }
-        self.calls.push(Call {
-            id: id.to_string(),
-            ns: ns.to_string(),
-            name: name.to_string(),
-            graph: None,
-        });
     }
 
     /// Tool call `id` ended: its sub-agents are over (the mapper finishes them before the
@@ -141,11 +138,10 @@ impl Nest {
     /// The model message streaming in namespace `ns` made tool call `id` named `name`.
     pub fn call_made(&mut self, ns: &str, id: &str, name: &str) {
         if !self.made.iter().any(|m| m.id == id) {
-            let (ns, id, name) = (ns.to_string(), id.to_string(), name.to_string());
             self.made.push(Made {
-                ns,
-                id,
-                name,
+                ns: ns.to_string(),
+                id: id.to_string(),
+                name: name.to_string(),
                 answered: false,
             });
         }
@@ -177,10 +173,8 @@ impl Nest {
         let parent = key.rsplit_once('|').map_or("", |(parent, _)| parent);
         let free =
             |m: &&Made| m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id);
-        self.made
-            .iter()
-            .find(free)
-            .map(|m| (m.id.clone(), m.name.clone()))
+        let m = self.made.iter().find(free)?;
+        Some((m.id.clone(), m.name.clone()))
     }
 
     /// The n-th graph of the task an announced sub-agent runs in (namespace `T|n` under its
@@ -191,10 +185,8 @@ impl Nest {
             let n = nth_graph(ns, &s.key)?;
             let nth: usize = n.parse().ok()?;
             let first = self.made.iter().position(|m| m.id == s.call)?;
-            let m = self
-                .made
-                .get(first + nth)
-                .filter(|m| m.ns == self.made[first].ns)?;
+            let same_message = |m: &&Made| m.ns == self.made[first].ns;
+            let m = self.made.get(first + nth).filter(same_message)?;
             Some((format!("{}|{n}", s.key), m.id.clone(), m.name.clone()))
         });
         let Some((key, call, name)) = found else {
@@ -212,11 +204,8 @@ impl Nest {
     pub fn graph_named(&mut self, ns: &str, name: &str) {
         // Graphs start in the order of their calls (a tool node running calls at once runs
         // them all in one task): each names the first call there without one.
-        if let Some(c) = self
-            .calls
-            .iter_mut()
-            .find(|c| c.ns == ns && c.graph.is_none())
-        {
+        let free = |c: &&mut Call| c.ns == ns && c.graph.is_none();
+        if let Some(c) = self.calls.iter_mut().find(free) {
             c.graph = Some(name.to_string());
         }
     }
@@ -247,22 +236,18 @@ impl Nest {
         let Some(c) = self.calls.iter().find(free) else {
             return;
         };
-        let (name, call) = (
-            c.graph.clone().unwrap_or_else(|| c.name.clone()),
-            c.id.clone(),
-        );
+        let name = c.graph.clone().unwrap_or_else(|| c.name.clone());
+        let call = c.id.clone();
         self.start(&key, nth.is_some(), &name, &call, out);
     }
 
     /// The sub-agent whose events are those of namespace `ns`: the innermost open one.
     fn owner(&self, ns: &str) -> Option<&Sub> {
-        self.subs
-            .iter()
-            .filter(|s| {
-                ns.strip_prefix(s.key.as_str())
-                    .is_some_and(|rest| rest.starts_with('|') || (rest.is_empty() && s.inclusive))
-            })
-            .max_by_key(|s| s.key.len())
+        let owns = |s: &&Sub| {
+            let rest = ns.strip_prefix(s.key.as_str());
+            rest.is_some_and(|rest| rest.starts_with('|') || (rest.is_empty() && s.inclusive))
+        };
+        self.subs.iter().filter(owns).max_by_key(|s| s.key.len())
     }
 
     /// Announces the owner of the events of namespace `ns` when it changed.
@@ -280,11 +265,8 @@ impl Nest {
 
 /// The `n` of a namespace `ns` under `<task>|<n>` (digits: the task's n-th graph).
 fn nth_graph<'a>(ns: &'a str, task: &str) -> Option<&'a str> {
-    let n = ns
-        .strip_prefix(task)?
-        .strip_prefix('|')?
-        .split('|')
-        .next()?;
+    let rest = ns.strip_prefix(task)?.strip_prefix('|')?;
+    let n = rest.split('|').next()?;
     (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())).then_some(n)
 }
 

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::V2Adapter;
-use crate::adapter::{json_text, str_field as s, tool_end, tool_error, Disposition};
+use crate::adapter::{json_text, str_field as s, tool_end, tool_error, tool_start, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 use crate::wire::v2::{Data, Event, MessageCalls};
@@ -82,15 +82,10 @@ impl V2Adapter {
                     Value::Null => "{}".into(),
                     v => json_text(v),
                 };
-                if let Some((id, parent)) = &id {
+                if let Some((id, parent)) = id.clone() {
                     let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
-                    self.run.nest.tool_started(id, &name, ns);
-                    out.push(ModelEvent::ToolStart {
-                        tool_call_id: id.clone(),
-                        name: name.clone(),
-                        args: Some(args.clone()),
-                        parent_message_id: parent.clone(),
-                    });
+                    self.run.nest.tool_started(&id, &name, ns);
+                    out.push(tool_start(id, name.clone(), Some(args.clone()), parent));
                 }
                 let tool_call_id = id.map(|(i, _)| i);
                 let run = ToolRun {
@@ -176,12 +171,7 @@ impl V2Adapter {
                 Some(r) => (r.name, Some(r.args)),
                 None => (name.to_string(), None),
             };
-            out.push(ModelEvent::ToolStart {
-                tool_call_id: id.clone(),
-                name: tname,
-                args,
-                parent_message_id: parent,
-            });
+            out.push(tool_start(id.clone(), tname, args, parent));
         }
         id
     }

@@ -11,6 +11,7 @@ use crate::adapter::content::{block_events, block_key, call_chunk, read_block};
 use crate::adapter::content::{reasoning, unwrap_non_standard};
 use crate::adapter::{lc, str_field as s, Disposition};
 use crate::error::{BadLine, Reason};
+use crate::input::json_kind;
 use crate::model::{ModelEvent, Usage};
 use crate::wire::v3::{Data, Delta, Event, Message, Params};
 use crate::wire::Object;
@@ -62,15 +63,6 @@ impl OpenMessage {
                 index
             }
         }
-    }
-
-    /// The message id and its block of key `index` (created when new).
-    fn block(&mut self, index: &str) -> (&str, &mut Block) {
-        let block = match self.blocks.get_index_of(index) {
-            Some(at) => &mut self.blocks[at],
-            None => self.blocks.entry(index.to_string()).or_default(),
-        };
-        (&self.id, block)
     }
 }
 
@@ -281,7 +273,7 @@ impl V3Adapter {
                     .into(),
                 other => format!(
                     "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
-                    crate::input::json_kind(other)
+                    json_kind(other)
                 )
                 .into(),
             }),
@@ -373,18 +365,16 @@ impl V3Adapter {
         } else {
             "content"
         };
-        let bad = |what: String| Disposition::bad(format!("`{event}` {what}: expected an object"));
-        match (is_delta, &data.delta.0, &data.content.0) {
-            (true, Some(Object(Err(kind))), _) => return bad(format!("whose `{field}` is {kind}")),
-            (false, _, Some(other)) if !other.is_object() => {
-                let kind = crate::input::json_kind(other);
-                return bad(format!("whose `{field}` is {kind}"));
+        let what = match (is_delta, &data.delta.0, &data.content.0) {
+            (true, Some(Object(Err(kind))), _) => format!("whose `{field}` is {kind}"),
+            (false, _, Some(v)) if !v.is_object() => format!("whose `{field}` is {}", json_kind(v)),
+            (true, None, _) | (false, _, None) if event != "content-block-finish" => {
+                format!("without `{field}`")
             }
-            (true, None, _) => return bad(format!("without `{field}`")),
-            (false, _, None) if event != "content-block-finish" => {
-                return bad(format!("without `{field}`"))
-            }
-            _ => {}
+            _ => String::new(),
+        };
+        if !what.is_empty() {
+            return Disposition::bad(format!("`{event}` {what}: expected an object"));
         }
         let index = data.index.0.as_ref().map_or_else(|| "0".into(), block_key);
         let start = data
@@ -393,7 +383,9 @@ impl V3Adapter {
             .as_ref()
             .filter(|_| event == "content-block-start");
         let key = msg.continued_block(index, start);
-        let (mid, block) = msg.block(&key);
+        let at = msg.blocks.get_index_of(&key);
+        let at = at.unwrap_or_else(|| msg.blocks.insert_full(key.clone(), Block::default()).0);
+        let (mid, block) = (msg.id.as_str(), &mut msg.blocks[at]);
         match (event, &data.delta.0) {
             // A fragment continuing an earlier block starts as its next text.
             ("content-block-start", _) => block.start((mid, &key), start, out),

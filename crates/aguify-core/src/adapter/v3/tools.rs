@@ -39,12 +39,7 @@ impl V3Adapter {
                 let args = input.map(|v| json_text(&lc::normalize_cow(v)));
                 let name = name.unwrap_or_else(|| "tool".into());
                 self.run.nest.tool_started(&id, &name, ns);
-                out.push(ModelEvent::ToolStart {
-                    tool_call_id: id,
-                    name,
-                    args,
-                    parent_message_id: None,
-                });
+                out.push(crate::adapter::tool_start(id, name, args, None));
             }
             Some("tool-output-delta") => {
                 let delta = data.field("delta").map_or_else(String::new, json_text);
