@@ -55,12 +55,7 @@ fn typed_field<'a>(ev: &'a Event, kind: Option<EventType>, k: &str) -> Option<F<
             | E::ReasoningEnd { message_id, .. }
             | E::ToolCallResult { message_id, .. },
         ) => Str(message_id),
-        (
-            "delta",
-            E::TextMessageContent { delta, .. }
-            | E::ReasoningMessageContent { delta, .. }
-            | E::ToolCallArgs { delta, .. },
-        ) => Str(delta),
+        ("delta", _) => Str(ev.delta()?),
         (
             "toolCallId",
             E::ToolCallStart { tool_call_id, .. }

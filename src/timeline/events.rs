@@ -448,76 +448,48 @@ pub(crate) struct Piece<'a> {
 }
 
 /// The [`Piece`] an event is, if any.
-pub(crate) fn piece<'a>(ev: &'a Event) -> Option<Piece<'a>> {
+pub(crate) fn piece(ev: &Event) -> Option<Piece<'_>> {
     use Kind::{Reasoning, Text, Tool};
-    let p = |kind, id: Option<&'a String>, delta: Option<&'a String>| Piece {
-        kind,
-        id: id.map(String::as_str),
-        delta: delta.map_or("", String::as_str),
-        named: None,
-        parent: None,
-        chunk: false,
-    };
-    Some(match ev {
-        Event::TextMessageStart {
-            message_id, role, ..
-        } => Piece {
-            named: Some(role.as_str()),
-            ..p(Text, Some(message_id), None)
-        },
-        Event::TextMessageContent {
-            message_id, delta, ..
-        } => p(Text, Some(message_id), Some(delta)),
-        Event::TextMessageChunk {
-            message_id,
-            role,
-            delta,
-            ..
-        } => Piece {
-            named: role.map(Role::as_str),
-            chunk: true,
-            ..p(Text, message_id.as_ref(), delta.as_ref())
-        },
-        Event::ReasoningMessageStart { message_id, .. } => p(Reasoning, Some(message_id), None),
-        Event::ReasoningMessageContent {
-            message_id, delta, ..
-        } => p(Reasoning, Some(message_id), Some(delta)),
-        Event::ReasoningMessageChunk {
-            message_id, delta, ..
-        } => Piece {
-            chunk: true,
-            ..p(Reasoning, message_id.as_ref(), delta.as_ref())
-        },
-        Event::ThinkingTextMessageStart { .. } => p(Reasoning, None, None),
-        Event::ThinkingTextMessageContent { delta, .. } => p(Reasoning, None, Some(delta)),
+    // Its kind, role or name, parent message and whether a chunk; its id and delta are read
+    // off the event ([`Event::item`], [`Event::delta`]).
+    let (kind, named, parent, chunk) = match ev {
+        Event::TextMessageStart { role, .. } => (Text, Some(role.as_str()), None, false),
+        Event::TextMessageContent { .. } => (Text, None, None, false),
+        Event::TextMessageChunk { role, .. } => (Text, role.map(Role::as_str), None, true),
+        Event::ReasoningMessageStart { .. }
+        | Event::ReasoningMessageContent { .. }
+        | Event::ThinkingTextMessageStart { .. }
+        | Event::ThinkingTextMessageContent { .. } => (Reasoning, None, None, false),
+        Event::ReasoningMessageChunk { .. } => (Reasoning, None, None, true),
         Event::ToolCallStart {
-            tool_call_id,
-            tool_call_name,
-            parent_message_id,
+            tool_call_name: name,
+            parent_message_id: parent,
             ..
-        } => Piece {
-            named: Some(tool_call_name),
-            parent: parent_message_id.as_deref(),
-            ..p(Tool, Some(tool_call_id), None)
-        },
-        Event::ToolCallArgs {
-            tool_call_id,
-            delta,
-            ..
-        } => p(Tool, Some(tool_call_id), Some(delta)),
+        } => (Tool, Some(name.as_str()), parent.as_deref(), false),
+        Event::ToolCallArgs { .. } => (Tool, None, None, false),
         Event::ToolCallChunk {
-            tool_call_id,
-            tool_call_name,
-            parent_message_id,
-            delta,
+            tool_call_name: name,
+            parent_message_id: parent,
             ..
-        } => Piece {
-            named: tool_call_name.as_deref(),
-            parent: parent_message_id.as_deref(),
-            chunk: true,
-            ..p(Tool, tool_call_id.as_ref(), delta.as_ref())
-        },
+        } => (Tool, name.as_deref(), parent.as_deref(), true),
         _ => return None,
+    };
+    let id = match ev {
+        Event::TextMessageChunk { message_id: id, .. }
+        | Event::ReasoningMessageChunk { message_id: id, .. }
+        | Event::ToolCallChunk {
+            tool_call_id: id, ..
+        } => id.as_deref(),
+        _ => ev.item().map(String::as_str),
+    };
+    let delta = ev.delta().unwrap_or_default();
+    Some(Piece {
+        kind,
+        id,
+        delta,
+        named,
+        parent,
+        chunk,
     })
 }
 

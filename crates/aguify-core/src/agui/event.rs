@@ -151,7 +151,7 @@ macro_rules! events {
 
             /// The id of the item (text message, reasoning message, tool call) whose event
             /// this is, for an event a sub-agent may produce.
-            pub(crate) fn item(&self) -> Option<&String> {
+            pub fn item(&self) -> Option<&String> {
                 match self {
                     $($($(Event::$u { $item, .. } => Some($item),)?)?)*
                     _ => None,
@@ -503,6 +503,22 @@ impl Event {
     /// keys the schema does not name are left out.
     pub fn read(v: &Value) -> Option<Event> {
         Event::deserialize(v).ok()
+    }
+
+    /// What a text message's, reasoning message's (or 0.x thinking one's) or tool call's
+    /// content or chunk event adds to it (a tool call's: more of its arguments), when the
+    /// event says.
+    pub fn delta(&self) -> Option<&str> {
+        match self {
+            Event::TextMessageContent { delta, .. }
+            | Event::ReasoningMessageContent { delta, .. }
+            | Event::ThinkingTextMessageContent { delta, .. }
+            | Event::ToolCallArgs { delta, .. } => Some(delta),
+            Event::TextMessageChunk { delta, .. }
+            | Event::ReasoningMessageChunk { delta, .. }
+            | Event::ToolCallChunk { delta, .. } => delta.as_deref(),
+            _ => None,
+        }
     }
 
     /// The event typed: itself, or a passed-through event read ([`Event::read`]) when it is
