@@ -68,16 +68,27 @@ pub struct Event {
     pub params: Result<Params, &'static str>,
 }
 
-/// What is read of `params`.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Params {
+/// What is read of `params` (as it is read, `data` read as `D`: [`Params::into_params`]).
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default, bound(deserialize = "D: Deserialize<'de> + Default"))]
+pub struct Params<D = Data> {
+    #[serde(deserialize_with = "present")]
     pub namespace: Option<Value>,
     /// The namespace's key ([`namespace_key`]), made as the line is read.
+    #[serde(skip)]
     pub key: String,
+    #[serde(deserialize_with = "present")]
     pub timestamp: Option<Value>,
+    #[serde(deserialize_with = "present")]
     pub node: Option<Value>,
+    #[serde(deserialize_with = "present")]
     pub interrupts: Option<Value>,
-    pub data: Data,
+    pub data: D,
+}
+
+/// A field read as `Some` whenever it is present, `null` included.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
 }
 
 /// `params.data`, as far as its method needs it read.
@@ -318,7 +329,7 @@ impl Event {
 /// whole: of the in-process `[payload, metadata]` form, the payload.
 fn whole(method: &str, p: &Value) -> Result<Params, &'static str> {
     let mut out = Ok(Params::default());
-    if let Ok(wire) = ParamsWire::<Value>::deserialize(p) {
+    if let Ok(wire) = Params::<Present<Value>>::deserialize(p) {
         let _ = wire.into_params(&mut out, |data, _, root| {
             Ok::<_, ()>(match (method, data) {
                 // A subgraph's state is not the graph's.
@@ -486,13 +497,13 @@ fn params_of<'de, A: MapAccess<'de>>(
     Ok(None)
 }
 
-/// `params` next in `m`, its `data` read as `D`, written to `out` ([`ParamsWire::into_params`]).
+/// `params` next in `m`, its `data` read as `D`, written to `out` ([`Params::into_params`]).
 fn read<'de, D: Deserialize<'de>, A: MapAccess<'de>>(
     m: &mut A,
     out: &mut Result<Params, &'static str>,
     data: impl FnOnce(D, Option<&Value>, bool) -> Result<Data, A::Error>,
 ) -> Result<(), A::Error> {
-    m.next_value::<ParamsWire<D>>()?.into_params(out, data)
+    m.next_value::<Params<Present<D>>>()?.into_params(out, data)
 }
 
 /// What is read of a `tasks` event's data (all absent when it is no object): its
@@ -505,23 +516,7 @@ pub struct Tasks {
     pub error: Present<Value>,
 }
 
-/// `params`, with `data` read as `D`.
-#[derive(Deserialize)]
-#[serde(bound(deserialize = "D: Deserialize<'de>"))]
-struct ParamsWire<D> {
-    #[serde(default)]
-    namespace: Present<Value>,
-    #[serde(default)]
-    timestamp: Present<Value>,
-    #[serde(default)]
-    node: Present<Value>,
-    #[serde(default)]
-    interrupts: Present<Value>,
-    #[serde(default)]
-    data: Present<D>,
-}
-
-impl<D> ParamsWire<D> {
+impl<D> Params<Present<D>> {
     /// The params, of `data` made by `read` (given the node and whether the event is in the
     /// root namespace; absent data: `null`), written to `out` (in place: not moved through
     /// the returns).
@@ -530,18 +525,18 @@ impl<D> ParamsWire<D> {
         out: &mut Result<Params, &'static str>,
         read: impl FnOnce(D, Option<&Value>, bool) -> Result<Data, E>,
     ) -> Result<(), E> {
-        let key = namespace_key(self.namespace.0.as_ref());
+        let key = namespace_key(self.namespace.as_ref());
         let data = match self.data.0 {
-            Some(d) => read(d, self.node.0.as_ref(), key.is_empty())?,
+            Some(d) => read(d, self.node.as_ref(), key.is_empty())?,
             None => Data::Value(Value::Null),
         };
         *out = Ok(Params {
             data,
-            namespace: self.namespace.0,
+            namespace: self.namespace,
             key,
-            timestamp: self.timestamp.0,
-            node: self.node.0,
-            interrupts: self.interrupts.0,
+            timestamp: self.timestamp,
+            node: self.node,
+            interrupts: self.interrupts,
         });
         Ok(())
     }
