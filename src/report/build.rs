@@ -110,11 +110,13 @@ pub fn build(b: ReportBuilder) -> Report {
         let budget = DETAIL_BUDGET + usize::from(run.outcome.failed()) * FAILED_BUDGET;
         // Kept while the details so far and its own fit the budget.
         let detail = (detail_bytes < budget)
-            .then(|| detail(&timeline, &b.collected, i, &placed, &links, &limits))
-            .filter(|d| {
-                let bytes = detail_bytes + serde_json::to_vec(d).map_or(0, |v| v.len());
-                (bytes <= budget).then(|| detail_bytes = bytes).is_some()
-            });
+            .then(|| detail(&timeline, &b.collected, i, &placed, &links, &limits));
+        let size = detail.as_ref().and_then(|d| serde_json::to_vec(d).ok());
+        let bytes = detail_bytes + size.map_or(0, |v| v.len());
+        let detail = detail.filter(|_| bytes <= budget);
+        if detail.is_some() {
+            detail_bytes = bytes;
+        }
         limits.runs_without_detail += usize::from(detail.is_none());
         out_runs.push(Run {
             n: i + 1,

@@ -516,7 +516,9 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
             };
         }
     }
-    // Narrower than the pieces' `…`s: cut the line's end.
+    // Narrower than the pieces' `…`s: cut the line's end. `over` spends each piece's width
+    // from `left` while it fits; the first piece that does not is cut to what is left, and the
+    // pieces after it go.
     let mut left = width;
     let over = |s: &Segment| left.checked_sub(s.text.width()).map(|l| left = l).is_none();
     if let Some(i) = out.iter().position(over) {
