@@ -218,16 +218,11 @@ impl Explainer {
     /// event: when none ended, the loop stops at once).
     fn explain_ended_runs(&mut self) {
         let runs = self.timeline.runs();
-        let open = self.timeline.current_run().map(|_| runs.len() - 1);
-        let from = self.runs_looked_at;
-        for (i, run) in runs.iter().enumerate().skip(from) {
-            if Some(i) == open {
-                break;
-            }
-            self.runs_looked_at = i + 1;
-            if !run.outcome.failed() {
-                continue;
-            }
+        // The runs that ended (all but one open) and were not looked at yet.
+        let ended = runs.len() - usize::from(self.timeline.current_run().is_some());
+        let new = runs.iter().enumerate().skip(self.runs_looked_at);
+        self.runs_looked_at = ended;
+        for (i, run) in new.filter(|(i, run)| *i < ended && run.outcome.failed()) {
             let carried = carried_by(run);
             let next_first = runs.get(i + 1).map_or(u64::MAX, |r| r.first_event);
             let mut recs: Vec<RawRecord> = self

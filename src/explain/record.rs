@@ -92,55 +92,42 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
     match kind {
         RecordKind::V3 => {
             let v3 = V3View::of(rec);
-            let mut out = format!("v3 {}", v3.method);
-            if let Some(ev) = v3.event() {
-                out.push_str(&format!(" {ev}"));
-            }
-            if let Some(dt) = v3.delta_type() {
-                out.push_str(&format!(" ({dt})"));
-            }
             let task = match v3.data {
                 Some(Data::Tasks(t)) if v3.method == "tasks" => t.name.0.as_deref(),
                 _ => None,
             };
-            if let Some(n) = v3.node.or(task) {
-                out.push_str(&format!(" node={n}"));
-            }
-            if v3.namespace.is_some_and(|a| !a.is_empty()) {
-                let parts: Vec<&str> = v3
-                    .parts()
-                    .map(|p| p.split(':').next().unwrap_or(p))
-                    .collect();
-                out.push_str(&format!(" ns=[{}]", parts.join("|")));
-            }
-            out
+            // The namespace's parts, each without its task id.
+            let parts: Vec<&str> = (v3.parts())
+                .map(|p| p.split(':').next().unwrap_or(p))
+                .collect();
+            let ns = v3.namespace.is_some_and(|a| !a.is_empty());
+            spaced([
+                Some(format!("v3 {}", v3.method)),
+                v3.event().map(String::from),
+                v3.delta_type().map(|dt| format!("({dt})")),
+                v3.node.or(task).map(|n| format!("node={n}")),
+                ns.then(|| format!("ns=[{}]", parts.join("|"))),
+            ])
         }
         RecordKind::V2 => {
             let ev = rec.v2.as_deref();
-            let mut out = format!(
-                "v2 {} {}",
-                ev.map_or("", |e| e.event.as_str()),
-                ev.and_then(|e| e.name.as_deref()).unwrap_or_default()
-            );
+            let event = ev.map_or("", |e| e.event.as_str());
+            let name = ev.and_then(|e| e.name.as_deref()).unwrap_or_default();
             // The typed reader reads `data` by the event's kind, not its keys or a chunk's
             // class: the outline of `data` is read from the tree.
             let v = crate::wire::v2::payload(rec.value(), rec.sse_event.as_deref());
-            if let Some(Value::Object(d)) = v.get("data") {
-                let keys: Vec<&str> = d.keys().map(String::as_str).collect();
-                out.push_str(&format!(" data{{{}}}", keys.join(",")));
-                if let Some(chunk) = d.get("chunk") {
-                    // Its LangChain class (the last part of a dumpd `id`), else its `type`.
-                    let id = chunk.get("id").and_then(Value::as_array);
-                    let lc_class = id.and_then(|a| a.last()?.as_str());
-                    if let Some(t) = lc_class.or(chunk.get("type").and_then(Value::as_str)) {
-                        out.push_str(&format!(" chunk: {t}"));
-                    }
-                }
-            }
-            if let Some(node) = ev.and_then(|e| e.node()) {
-                out.push_str(&format!(" node={node}"));
-            }
-            out
+            let data = v.get("data").and_then(Value::as_object);
+            let keys = data.map(|d| d.keys().map(String::as_str).collect::<Vec<_>>());
+            let chunk = data.and_then(|d| d.get("chunk"));
+            // Its LangChain class (the last part of a dumpd `id`), else its `type`.
+            let lc_class = chunk.and_then(|c| c.get("id")?.as_array()?.last()?.as_str());
+            let chunk_type = lc_class.or_else(|| chunk?.get("type")?.as_str());
+            spaced([
+                Some(format!("v2 {event} {name}")),
+                keys.map(|k| format!("data{{{}}}", k.join(","))),
+                chunk_type.map(|t| format!("chunk: {t}")),
+                ev.and_then(|e| e.node()).map(|n| format!("node={n}")),
+            ])
         }
         RecordKind::ErrorLine(e) => {
             format!("error line {}", e.name.as_deref().unwrap_or("(unnamed)"))
@@ -153,4 +140,9 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
         RecordKind::Agui => format!("AG-UI {}", str_of(rec.value(), "type").unwrap_or_default()),
         RecordKind::Unknown(_) => "unknown record".into(),
     }
+}
+
+/// The parts there are, joined by spaces.
+fn spaced<const N: usize>(parts: [Option<String>; N]) -> String {
+    parts.into_iter().flatten().collect::<Vec<_>>().join(" ")
 }

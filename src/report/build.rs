@@ -307,7 +307,7 @@ fn detail(
     for (k, e) in entries.iter().enumerate() {
         let shown = placed.at_entry.get(&(start + k)).into_iter().flatten();
         let findings: Vec<FindingView> = shown.take(ITEM_FINDINGS).map(|f| view(f)).collect();
-        let Some((mut item, label)) = entry_item(e, &mut cx) else {
+        let Some(mut item) = entry_item(e, &mut cx) else {
             findings_without_item(&mut items, findings, e);
             continue;
         };
@@ -320,9 +320,10 @@ fn detail(
                 *slot = items.len();
             }
         }
-        if let Some(label) = label {
-            // The lanes nest steps by depth (the other kinds have a lane each).
-            let b = entry_bar(e, run, &clock, label, &item, items.len());
+        // The lanes nest steps by depth (the other kinds have a lane each); a run's end has
+        // no bar.
+        if item.kind != "end" {
+            let b = entry_bar(e, run, &clock, &item, items.len());
             bars.push((e.depth, b));
         }
         items.push(item);
@@ -380,16 +381,16 @@ impl ItemCx<'_> {
     }
 }
 
-/// An entry's transcript item and, for what the lanes draw, its bar's label; `None` for
-/// entries shown through others (a run's start, a node's end).
-fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> {
+/// An entry's transcript item; `None` for entries shown through others (a run's start, a
+/// node's end).
+fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<Item> {
     // Only spans (steps, messages, reasoning, tool calls) have a duration.
     let mut item = Item {
         at: e.origin.to_string(),
         dur_ms: e.duration_ms(),
         ..Item::default()
     };
-    let label = match &e.line {
+    match &e.line {
         Line::RunStart(_) | Line::StepEnd { .. } | Line::Notes => return None,
         // How the run ended (an error's message is its run error item's: the RUN_ERROR that
         // ended the run made both).
@@ -404,13 +405,11 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
                 }
                 _ => {}
             }
-            return Some((item, None));
         }
         Line::StepStart { name, finished } => {
             item.kind = "step";
             item.name = Some(name.clone());
             item.status = (!finished).then(|| "not finished".into());
-            name.clone()
         }
         Line::Text {
             id,
@@ -434,12 +433,8 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
             item.id = Some(id.clone());
             item.text = Some(cx.spend(clipped, text, cap));
             item.status = cut.then(|| "cut off".into());
-            render::cut(&one_line(text), 60)
         }
-        Line::Tool(t) => {
-            tool_item(&mut item, t, cx);
-            t.name.clone()
-        }
+        Line::Tool(t) => tool_item(&mut item, t, cx),
         Line::State { what, detail, .. } => {
             item.kind = "state";
             item.name = Some(what.to_string());
@@ -449,13 +444,11 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
                 item.changes = v.changes.clone();
                 item.changes_total = v.changes_total;
             }
-            what.to_string()
         }
         Line::Custom { name, value } => {
             item.kind = "custom";
             item.name = Some(name.clone());
             item.text = Some(cx.spend(payload, value, TOOL_BYTES));
-            name.clone()
         }
         Line::Interrupt {
             id,
@@ -473,27 +466,23 @@ fn entry_item(e: &Entry, cx: &mut ItemCx<'_>) -> Option<(Item, Option<String>)> 
                 .or_else(|| value.get("value"));
             item.args = Some(shown_payload(payload.unwrap_or(value)));
             item.link = cx.links.get(&(id.as_str(), RESUMED)).map(|&i| i + 1);
-            format!("interrupt: {reason}")
         }
         Line::Error { code, message } => {
             item.kind = "error";
             item.name = code.clone();
             item.text = Some(clipped(message, 4000));
-            code.clone().unwrap_or_else(|| "error".into())
         }
         Line::BadLine { message } => {
             item.kind = "bad";
             item.text = Some(clipped(message, 2000));
-            "bad line".into()
         }
         Line::Other { what, detail } => {
             item.kind = "other";
             item.name = Some(what.clone());
             item.text = Some(clipped(detail, 2000));
-            what.clone()
         }
-    };
-    Some((item, Some(label)))
+    }
+    Some(item)
 }
 
 /// A tool call's item: its arguments, result and status.
@@ -515,23 +504,22 @@ fn tool_item(item: &mut Item, t: &ToolCall, cx: &mut ItemCx<'_>) {
     }
 }
 
-/// An entry's bar on the run's axis (`index`: its transcript item).
-fn entry_bar(
-    e: &Entry,
-    run: &RunSummary,
-    clock: &Clock,
-    label: String,
-    item: &Item,
-    index: usize,
-) -> Bar {
-    let s = clock.pos(e.index, e.ts);
-    // Spans the run's end cut off last until it.
-    let open_at_end = match &e.line {
-        Line::StepStart { finished, .. } => !finished,
-        Line::Tool(t) => t.result.is_none() && run.outcome.failed(),
-        Line::Text { cut, .. } => *cut,
-        _ => false,
+/// An entry's bar on the run's axis (`index`: its transcript item), labelled by its item's
+/// name unless said otherwise.
+fn entry_bar(e: &Entry, run: &RunSummary, clock: &Clock, item: &Item, index: usize) -> Bar {
+    let label = match &e.line {
+        Line::Text { text, .. } => render::cut(&one_line(text), 60),
+        Line::Tool(t) => t.name.clone(),
+        Line::Interrupt { reason, .. } => format!("interrupt: {reason}"),
+        Line::BadLine { .. } => "bad line".into(),
+        _ => item.name.clone().unwrap_or_else(|| "error".into()),
     };
+    let s = clock.pos(e.index, e.ts);
+    // Spans the run's end cut off last until it (its status says so; a tool call with no
+    // result, when the run failed).
+    let tool_open = item.kind == "tool" && item.result.is_none() && run.outcome.failed();
+    let open_at_end =
+        tool_open || matches!(item.status.as_deref(), Some("not finished" | "cut off"));
     let end = match e.end_index {
         _ if open_at_end => clock.pos(
             run.end_event.unwrap_or(run.first_event + run.events),
