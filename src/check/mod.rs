@@ -139,12 +139,10 @@ fn counts<'a>(rules: impl IntoIterator<Item = &'a RuleCount>) -> report::Counts 
 impl Config {
     fn severity(&self, rule: &Rule) -> Option<Severity> {
         let has = |l: &[String]| l.iter().any(|r| r.eq_ignore_ascii_case(rule.id));
-        if has(&self.deny) {
-            Some(Severity::Error)
-        } else if has(&self.allow) {
-            None
-        } else {
-            Some(rule.severity)
+        match (has(&self.deny), has(&self.allow)) {
+            (true, _) => Some(Severity::Error),
+            (false, true) => None,
+            (false, false) => Some(rule.severity),
         }
     }
 }

@@ -37,20 +37,13 @@ fn inputs(args: &CheckArgs) -> Result<Inputs, Usage> {
         } else {
             std::fs::read_to_string(list)
         };
-        let text = text.map_err(|e| {
-            Usage(format!(
-                "check: --files-from {}: cannot read the list: {}",
-                printable(list),
-                os_text(&e)
-            ))
-        })?;
+        let at = format!("check: --files-from {}", printable(list));
+        let text =
+            text.map_err(|e| Usage(format!("{at}: cannot read the list: {}", os_text(&e))))?;
         let listed = text.lines().map(str::trim).filter(|l| !l.is_empty());
         paths.extend(listed.map(String::from));
         if paths.is_empty() {
-            return Err(Usage(format!(
-                "check: --files-from {}: the list names no files",
-                printable(list)
-            )));
+            return Err(Usage(format!("{at}: the list names no files")));
         }
     }
     let mut files = vec![];
@@ -61,17 +54,13 @@ fn inputs(args: &CheckArgs) -> Result<Inputs, Usage> {
         }
         let walk = walk::recordings(Path::new(&f), args.follow_links, true);
         for (link, target) in &walk.loops {
-            eprintln!(
-                "aguify: {}: a link back to {}, not walked again",
-                printable(link),
-                printable(target)
-            );
+            let (link, target) = (printable(link), printable(target));
+            eprintln!("aguify: {link}: a link back to {target}, not walked again");
         }
         if walk.entries.is_empty() {
+            let (dir, patterns) = (printable(&f), walk::RECORDING_PATTERNS);
             return Err(Usage(format!(
-                "check: no recordings found in {} (looked for {})",
-                printable(&f),
-                walk::RECORDING_PATTERNS
+                "check: no recordings found in {dir} (looked for {patterns})"
             )));
         }
         files.extend(walk.entries);
@@ -220,10 +209,8 @@ pub fn run(args: CheckArgs) -> anyhow::Result<i32> {
 /// could not be used, else 1 when it fails the `--fail-on` / `--max-warnings` bar.
 fn verdict(report: &Report, args: &CheckArgs) -> i32 {
     if let Some(at) = report.files.iter().find_map(|f| f.stopped.as_ref()) {
-        eprintln!(
-            "aguify: {}: stopping at the first bad line (--strict)",
-            aguify::text::printable(&at.to_string())
-        );
+        let at = printable(at);
+        eprintln!("aguify: {at}: stopping at the first bad line (--strict)");
         return 2;
     }
     // A file that could not be read or held nothing of a known form.

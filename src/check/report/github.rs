@@ -17,14 +17,10 @@ pub fn render(report: &Report) -> String {
             let m = esc_data(&f.message);
             let _ = writeln!(out, "::{level} file={file}{line},title={rule}::{m}{event}");
         }
+        let name = esc_prop(&file.file);
         for (rule, n) in more {
-            let _ = writeln!(
-                out,
-                "::notice file={},title={}::{}",
-                esc_prop(&file.file),
-                esc_prop(rule),
-                esc_data(&super::more_line(n, rule, &file.file))
-            );
+            let m = esc_data(&super::more_line(n, rule, &file.file));
+            let _ = writeln!(out, "::notice file={name},title={}::{m}", esc_prop(rule));
         }
     }
     // Counts by rule, as plain log lines (GitHub shows only ~10 annotations per type).

@@ -50,11 +50,8 @@ pub fn render(report: &Report) -> String {
     if let Some(m) = report.too_many_warnings() {
         tests += 1;
         failures += 1;
-        let _ = writeln!(
-            cases,
-            "    <testcase classname=\"{CLASSNAME}\" name=\"max-warnings\">\n      <failure message=\"{}\" type=\"max-warnings\"/>\n    </testcase>",
-            esc(&m)
-        );
+        let m = esc(&m);
+        let _ = writeln!(cases, "    <testcase classname=\"{CLASSNAME}\" name=\"max-warnings\">\n      <failure message=\"{m}\" type=\"max-warnings\"/>\n    </testcase>");
     }
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"aguify check\" tests=\"{tests}\" failures=\"{failures}\">\n  <testsuite name=\"aguify check\" tests=\"{tests}\" failures=\"{failures}\" errors=\"0\">\n{cases}  </testsuite>\n</testsuites>\n"

@@ -31,11 +31,9 @@ pub fn finding_text(f: &Finding, color: bool, with_file: bool) -> String {
         (false, true) => format!("{}: ", loc.dimmed()),
         (false, false) => format!("{loc}: "),
     };
-    let ids = match f.ids.is_empty() {
-        true => String::new(),
-        false => format!(" [ids: {}]", printable(&f.ids.join(", "))),
-    };
-    format!("{loc}{sev}[{rule}] {}{ids}", printable(&f.message))
+    let ids = (!f.ids.is_empty()).then(|| format!(" [ids: {}]", printable(&f.ids.join(", "))));
+    let (m, ids) = (printable(&f.message), ids.unwrap_or_default());
+    format!("{loc}{sev}[{rule}] {m}{ids}")
 }
 
 /// `--statistics`: the findings counted by rule, and the summary line.

@@ -441,11 +441,7 @@ pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
         return v.out;
     };
     // The BaseEvent fields: `subagentRunId` is the last, where an event may carry it.
-    let base = if sub_ok {
-        BASE
-    } else {
-        &BASE[..BASE.len() - 1]
-    };
+    let base = &BASE[..BASE.len() - usize::from(!sub_ok)];
     v.object(P::Root, ev, fields, base);
     v.out
 }

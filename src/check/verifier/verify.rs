@@ -422,16 +422,12 @@ impl Verify {
             Some(EventType::ReasoningEncryptedValue) => {
                 // Continues the item `entityId` names, of the kind `subtype` says.
                 let id = ev.s("entityId").unwrap_or("");
-                let (owner, what) = match ev.s("subtype") {
-                    Some("tool-call") => (r.owners[TOOL_CALL].get(&h(id)), "tool call"),
-                    Some("message") => (
-                        r.owners[MESSAGE]
-                            .get(&h(id))
-                            .or_else(|| r.owners[REASONING].get(&h(id))),
-                        "message",
-                    ),
-                    _ => (r.owners[REASONING].get(&h(id)), "reasoning message"),
+                let (buckets, what): (&[usize], _) = match ev.s("subtype") {
+                    Some("tool-call") => (&[TOOL_CALL], "tool call"),
+                    Some("message") => (&[MESSAGE, REASONING], "message"),
+                    _ => (&[REASONING], "reasoning message"),
                 };
+                let owner = buckets.iter().find_map(|&b| r.owners[b].get(&h(id)));
                 Self::continuation(t, what, id, et, owner)?;
             }
             Some(EventType::ActivitySnapshot) => {
