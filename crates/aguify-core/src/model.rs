@@ -19,14 +19,20 @@ use crate::wire::state::State;
 /// A reasoning/tool block within one model message, keyed by its block position or provider key.
 pub type BlockKey = String;
 
-#[derive(Debug, Clone, PartialEq)]
+/// Read from `{id, value, response_schema?}` or a v3 `input.requested` style
+/// `{interrupt_id, payload}`.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct InterruptInfo {
+    #[serde(alias = "interrupt_id")]
     pub id: String,
     /// The `interrupt()` payload.
+    #[serde(default, alias = "payload")]
     pub value: Value,
+    #[serde(default)]
     pub response_schema: Option<Value>,
     /// The tool call whose tool raised `interrupt()`, when the log says (the call stays open
     /// until the resume run answers it).
+    #[serde(skip)]
     pub tool_call_id: Option<String>,
 }
 

@@ -12,7 +12,7 @@
 //! | DeepSeek / Qwen | `additional_kwargs.reasoning_content` |
 //! | standard v1 | `{"type":"reasoning","reasoning":…}` (+ `extras.signature`) |
 //!
-//! A reasoning summary of several parts is one reasoning span per part ([`part_key`]).
+//! A reasoning summary of several parts is one reasoning span per part ([`block_events`]).
 
 use crate::json::Field;
 use crate::wire::Text;
@@ -113,15 +113,6 @@ fn summary_parts(summary: Option<&Value>) -> Vec<(usize, &str)> {
 pub fn reasoning<'a>(text: &'a str, signature: Option<&'a str>) -> Block<'a> {
     let parts = Vec::from_iter((!text.is_empty()).then_some((0, text)));
     Block::Reasoning { parts, signature }
-}
-
-/// The reasoning key of part `part` of the reasoning block of key `block`: the block's key for
-/// its first part, `<block>.<part>` for the others, so each summary part is a span of its own.
-pub fn part_key(block: &str, part: usize) -> String {
-    match part {
-        0 => block.to_string(),
-        _ => format!("{block}.{part}"),
-    }
 }
 
 /// A `tool_call_chunks` entry as it is read: its id, name and args when strings, its index
@@ -241,7 +232,12 @@ pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec
             for (part, t) in parts {
                 out.push(ModelEvent::ReasoningDelta {
                     message_id: mid(),
-                    block: part_key(key, part),
+                    // The block's key for its first part, `<block>.<part>` for the others, so
+                    // each summary part is a span of its own.
+                    block: match part {
+                        0 => key.to_string(),
+                        _ => format!("{key}.{part}"),
+                    },
                     text: t.to_string(),
                 });
             }

@@ -13,6 +13,7 @@ mod v3;
 
 use crate::json::Field;
 use crate::wire::langchain as lc;
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{BadLine, Reason};
@@ -109,6 +110,12 @@ impl RecordKind<'_> {
     }
 }
 
+/// The bad-line message of a record [`classify`] reads as none of the forms.
+const NO_KNOWN_FORM: &str =
+    "a record of no known form: expected a v2 event (`\"event\":\"on_…\"`), \
+    a v3 event (`\"type\":\"event\"` with `method`), an SDK stream part \
+    (`{\"event\",\"data\"}`), an error line or an AG-UI event (`\"type\":\"RUN_STARTED\"`…)";
+
 /// Classifies a record by its shape (docs/inputs.md).
 pub fn classify(rec: &Record) -> RecordKind<'_> {
     if rec.v3.is_some() {
@@ -122,55 +129,45 @@ pub fn classify(rec: &Record) -> RecordKind<'_> {
     let v = rec.value();
     // A stream part's mode and payload: an SSE frame's name and data, or an SDK part line's
     // `event` and `data`.
-    let part = match &rec.sse_event {
-        Some(ev) => Some((ev.as_str(), Some(v))),
-        None => (v.field_str("event").filter(|e| !e.starts_with("on_")))
-            .map(|mode| (mode, v.field("data"))),
+    let (mode, data) = match &rec.sse_event {
+        Some(ev) => (ev.as_str(), Some(v)),
+        None => match v.field_str("event") {
+            Some(e) if e.starts_with("on_") => return RecordKind::V2,
+            Some(mode) => (mode, v.field("data")),
+            None if is_agui(v) => return RecordKind::Agui,
+            None => return RecordKind::Unknown(BadLine::new(Reason::NoKnownForm, NO_KNOWN_FORM)),
+        },
     };
-    if let Some((mode, data)) = part {
-        let Some(data) = data else {
-            let why = "without `data`: expected an SDK stream part {\"event\",\"data\"}";
-            return RecordKind::Unknown(format!("`event: {mode}` {why}").into());
-        };
-        if rec.sse_event.is_some() && is_agui(data) {
-            return RecordKind::Agui;
-        }
-        // `<ns>` of `messages|<ns>` (`stream_subgraphs`), empty for the root graph's.
-        let (base, ns) = mode.split_once('|').unwrap_or((mode, ""));
-        // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state
-        // (its `messages|<ns>` tuples are the subgraph's model output: kept).
-        let kept = ["events", "custom", "error", "messages"];
-        if mode.contains('|') && !kept.contains(&base) {
-            return RecordKind::OtherStreamMode(mode.to_string());
-        }
-        return match base {
-            "events" if is_v2(data) => RecordKind::V2,
-            "events" => RecordKind::Unknown("an `events` part whose data is not a v2 event".into()),
-            "error" => RecordKind::ErrorLine(error_info(data)),
-            "metadata" => RecordKind::RunMetadata {
-                run_id: str_field(data, "run_id"),
-                thread_id: str_field(data, "thread_id"),
-            },
-            "values" => RecordKind::Values(data),
-            "custom" => RecordKind::Custom(ns, data),
-            "messages" if data.get(0).is_some_and(Value::is_object) => {
-                RecordKind::MessagesTuple(ns, data)
-            }
-            other => RecordKind::OtherStreamMode(other.to_string()),
-        };
-    }
-    if is_v2(v) {
-        return RecordKind::V2;
-    }
-    if is_agui(v) {
+    let Some(data) = data else {
+        let why = "without `data`: expected an SDK stream part {\"event\",\"data\"}";
+        return RecordKind::Unknown(format!("`event: {mode}` {why}").into());
+    };
+    if rec.sse_event.is_some() && is_agui(data) {
         return RecordKind::Agui;
     }
-    RecordKind::Unknown(BadLine::new(
-        Reason::NoKnownForm,
-        "a record of no known form: expected a v2 event (`\"event\":\"on_…\"`), a v3 event \
-         (`\"type\":\"event\"` with `method`), an SDK stream part (`{\"event\",\"data\"}`), \
-         an error line or an AG-UI event (`\"type\":\"RUN_STARTED\"`…)",
-    ))
+    // `<ns>` of `messages|<ns>` (`stream_subgraphs`), empty for the root graph's.
+    let (base, ns) = mode.split_once('|').unwrap_or((mode, ""));
+    // `values|<ns>`, `updates|<ns>`…: a subgraph's own stream part, not the graph's state
+    // (its `messages|<ns>` tuples are the subgraph's model output: kept).
+    let kept = ["events", "custom", "error", "messages"];
+    if mode.contains('|') && !kept.contains(&base) {
+        return RecordKind::OtherStreamMode(mode.to_string());
+    }
+    match base {
+        "events" if is_v2(data) => RecordKind::V2,
+        "events" => RecordKind::Unknown("an `events` part whose data is not a v2 event".into()),
+        "error" => RecordKind::ErrorLine(error_info(data)),
+        "metadata" => RecordKind::RunMetadata {
+            run_id: str_field(data, "run_id"),
+            thread_id: str_field(data, "thread_id"),
+        },
+        "values" => RecordKind::Values(data),
+        "custom" => RecordKind::Custom(ns, data),
+        "messages" if data.get(0).is_some_and(Value::is_object) => {
+            RecordKind::MessagesTuple(ns, data)
+        }
+        other => RecordKind::OtherStreamMode(other.to_string()),
+    }
 }
 
 fn is_v2(v: &Value) -> bool {
@@ -220,22 +217,12 @@ fn split_error_name(m: &str) -> Option<(&str, &str)> {
 /// Interrupts from `[{id, value, response_schema?}]`, a dumpd `Interrupt(...)` repr list, or a
 /// v3 `input.requested` style `{interrupt_id, payload}`.
 pub fn interrupts_from(list: &Value) -> Vec<InterruptInfo> {
-    let items = list.as_array().into_iter().flatten().map(lc::normalize_cow);
-    let read = |item: std::borrow::Cow<'_, Value>| {
-        let id = item.field("id").or_else(|| item.field("interrupt_id"))?;
-        Some(InterruptInfo {
-            id: id.as_str()?.to_string(),
-            value: (item.field("value").or_else(|| item.field("payload")))
-                .cloned()
-                .unwrap_or(Value::Null),
-            response_schema: item
-                .field("response_schema")
-                .filter(|v| !v.is_null())
-                .cloned(),
-            tool_call_id: None,
-        })
-    };
-    items.filter_map(read).collect()
+    let list = list.as_array().into_iter().flatten().map(lc::normalize_cow);
+    // An object only (serde would read a list as the struct's fields in order).
+    let list = list
+        .filter(|i| i.is_object())
+        .map(|i| InterruptInfo::deserialize(&*i));
+    list.filter_map(Result::ok).collect()
 }
 
 /// `1 message`, `2 messages`.

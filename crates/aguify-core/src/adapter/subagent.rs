@@ -34,23 +34,30 @@ struct Sub {
     id: String,
 }
 
-/// An open tool call, with the namespace of the task running it.
+/// A tool call: one open (started, not ended), with the namespace of the task running it, or
+/// one a model message made (v3), with the namespace it streamed in.
 pub(super) struct Call {
     pub(super) id: String,
     ns: String,
     name: String,
-    /// The name of a graph started in the call's namespace (v2 `on_chain_start`), a
-    /// sub-agent's name once one shows.
+    /// An open call's: the name of a graph started in the call's namespace (v2
+    /// `on_chain_start`), a sub-agent's name once one shows.
     graph: Option<String>,
+    /// A made call's: its result was read (a `tools` event, a tool message of the state).
+    answered: bool,
 }
 
-/// A tool call a model message made (v3): the namespace it streamed in, its id and name.
-struct Made {
-    ns: String,
-    id: String,
-    name: String,
-    /// Its result was read (a `tools` event, a tool message of the state).
-    answered: bool,
+/// Adds call `id` (named `name`, of namespace `ns`) to `list` unless it is there.
+fn add(list: &mut Vec<Call>, id: &str, ns: &str, name: &str) {
+    if !list.iter().any(|c| c.id == id) {
+        list.push(Call {
+            id: id.to_string(),
+            ns: ns.to_string(),
+            name: name.to_string(),
+            graph: None,
+            answered: false,
+        });
+    }
 }
 
 /// The sub-agents of a run being read.
@@ -60,7 +67,7 @@ pub struct Nest {
     /// The tool calls open (started, not ended), in the order they started.
     pub(super) calls: Vec<Call>,
     /// The calls of each namespace's last model message, in the order it made them.
-    made: Vec<Made>,
+    made: Vec<Call>,
     /// The owner last announced with `Scope` (its key).
     scope: Option<String>,
     /// How often each id base was used in this run (ids stay unique).
@@ -111,14 +118,7 @@ impl Nest {
 
     /// A tool call started in the task of namespace `ns`.
     pub fn tool_started(&mut self, id: &str, name: &str, ns: &str) {
-        if !self.calls.iter().any(|c| c.id == id) {
-            self.calls.push(Call {
-                id: id.to_string(),
-                ns: ns.to_string(),
-                name: name.to_string(),
-                graph: None,
-            });
-        }
+        add(&mut self.calls, id, ns, name);
     }
 
     /// Tool call `id` ended: its sub-agents are over (the mapper finishes them before the
@@ -137,14 +137,7 @@ impl Nest {
 
     /// The model message streaming in namespace `ns` made tool call `id` named `name`.
     pub fn call_made(&mut self, ns: &str, id: &str, name: &str) {
-        if !self.made.iter().any(|m| m.id == id) {
-            self.made.push(Made {
-                ns: ns.to_string(),
-                id: id.to_string(),
-                name: name.to_string(),
-                answered: false,
-            });
-        }
+        add(&mut self.made, id, ns, name);
     }
 
     /// Tool call `id` was answered (a tool message of the run's state): no graph starting
@@ -157,7 +150,7 @@ impl Nest {
 
     /// The ids of the calls model messages made in namespace `ns` that have no result yet.
     pub fn waiting<'a>(&'a self, ns: &'a str) -> impl Iterator<Item = &'a str> {
-        let open = move |m: &&Made| !m.answered && m.ns == ns;
+        let open = move |m: &&Call| !m.answered && m.ns == ns;
         self.made.iter().filter(open).map(|m| m.id.as_str())
     }
 
@@ -172,7 +165,7 @@ impl Nest {
     pub fn made_call(&self, key: &str) -> Option<(String, String)> {
         let parent = key.rsplit_once('|').map_or("", |(parent, _)| parent);
         let free =
-            |m: &&Made| m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id);
+            |m: &&Call| m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id);
         let m = self.made.iter().find(free)?;
         Some((m.id.clone(), m.name.clone()))
     }
@@ -185,7 +178,7 @@ impl Nest {
             let n = nth_graph(ns, &s.key)?;
             let nth: usize = n.parse().ok()?;
             let first = self.made.iter().position(|m| m.id == s.call)?;
-            let same_message = |m: &&Made| m.ns == self.made[first].ns;
+            let same_message = |m: &&Call| m.ns == self.made[first].ns;
             let m = self.made.get(first + nth).filter(same_message)?;
             Some((format!("{}|{n}", s.key), m.id.clone(), m.name.clone()))
         });

@@ -260,20 +260,16 @@ impl V3Adapter {
             "messages" => self.on_messages(ev, p, out),
             "tools" => self.on_tools(p, out),
             "values" => self.on_values(record, p, out),
-            "updates" => {
-                let Data::Value(data) = data else {
-                    return Disposition::Ignored("node update (a partial state, not the state)");
-                };
-                let node = data
-                    .field("node")
-                    .or(p.node.as_ref())
-                    .and_then(Value::as_str);
-                if node == Some("__interrupt__") {
-                    self.interrupt(data.field("values").or(Some(data)), out);
-                    return Disposition::Mapped;
+            "updates" => match data {
+                Data::Value(d)
+                    if (d.field("node").or(p.node.as_ref()))
+                        .is_some_and(|n| n == "__interrupt__") =>
+                {
+                    self.interrupt(d.field("values").or(Some(d)), out);
+                    Disposition::Mapped
                 }
-                Disposition::Ignored("node update (a partial state, not the state)")
-            }
+                _ => Disposition::Ignored("node update (a partial state, not the state)"),
+            },
             "tasks" => {
                 let list = match data {
                     Data::Tasks(t) => t.interrupts.0.as_ref(),
@@ -296,14 +292,9 @@ impl V3Adapter {
                     Data::Payload(p) => p.clone(),
                     other => Payload::from_value(other.value()),
                 };
-                let payload = match name
-                    .and(data.fields())
-                    .and_then(|o| o.get("payload").copied())
-                {
-                    Some(p) => Payload::of_field(p),
-                    None => data,
-                };
-                out.push(custom_event(name, payload));
+                let payload = (name.and(data.fields()))
+                    .and_then(|o| o.get("payload").map(|p| Payload::of_field(p)));
+                out.push(custom_event(name, payload.unwrap_or(data)));
                 Disposition::Mapped
             }
             "debug" => Disposition::Ignored("debug stream"),
@@ -322,25 +313,20 @@ impl V3Adapter {
         }
         self.ensure_started(out);
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
-        let key = match &l.namespace.0 {
-            Some(n) => namespace_key(Some(n)),
-            None => ns.to_string(),
-        };
+        let key =
+            (l.namespace.0.as_ref()).map_or_else(|| ns.to_string(), |n| namespace_key(Some(n)));
         if key.is_empty() {
             self.saw_root_lifecycle = true;
             self.deferred_end = Some(match event {
                 _ if starts => return Disposition::Mapped,
-                "completed" | "interrupted" => {
-                    self.suspend_open_tools(out);
-                    if event == "completed" {
-                        ModelEvent::RunEnd
-                    } else {
-                        ModelEvent::RunStopped
-                    }
-                }
+                "completed" => ModelEvent::RunEnd,
+                "interrupted" => ModelEvent::RunStopped,
                 "failed" => ModelEvent::RunFailed(lifecycle_error(l.error.0.as_ref(), "the run")),
                 _ => return Disposition::Ignored("root lifecycle event of no AG-UI meaning"),
             });
+            if event != "failed" {
+                self.suspend_open_tools(out);
+            }
             return Disposition::Mapped;
         }
         self.run.nest.scope(&key, out);
