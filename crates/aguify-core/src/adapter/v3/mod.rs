@@ -190,7 +190,7 @@ impl V3Adapter {
         if let Some(list) = snap.messages() {
             self.complete_from_state(list, out);
         }
-        let listed = self.interrupt(p.interrupts.as_ref(), out);
+        let listed = self.interrupt(p.interrupts.0.as_ref(), out);
         if super::state_events(snap, out) || listed {
             Disposition::Mapped
         } else {
@@ -266,7 +266,7 @@ impl V3Adapter {
                 };
                 let node = data
                     .field("node")
-                    .or(p.node.as_ref())
+                    .or(p.node.0.as_ref())
                     .and_then(Value::as_str);
                 if node == Some("__interrupt__") {
                     self.interrupt(data.field("values").or(Some(data)), out);
