@@ -20,8 +20,8 @@ impl<'a> V3View<'a> {
         let params = ev.and_then(|e| e.params.as_ref().ok());
         V3View {
             method: ev.map_or("", |e| e.method.as_ref()),
-            node: params.and_then(|p| p.node.as_ref()?.as_str()),
-            namespace: params.and_then(|p| p.namespace.as_ref()?.as_array().map(Vec::as_slice)),
+            node: params.and_then(|p| p.node.0.as_ref()?.as_str()),
+            namespace: params.and_then(|p| p.namespace.0.as_ref()?.as_array().map(Vec::as_slice)),
             data: params.map(|p| &p.data),
         }
     }

@@ -85,13 +85,13 @@ impl Record {
         let v3 = may_be_v3(&text, as_v2).then(|| crate::wire::v3::Event::read(&text));
         let mut v3 = v3.flatten();
         let v2 = (v3.is_none() && as_v2).then(|| crate::wire::v2::Event::read(&text));
-        let mut v2 = v2.flatten().map(Box::new);
+        let mut v2 = v2.flatten();
         let mut value = std::sync::OnceLock::new();
         if v3.is_none() && v2.is_none() {
             let tree = parse(&text)?;
             v3 = crate::wire::v3::Event::of_tree(&tree, sse_event.is_some());
             if v3.is_none() {
-                v2 = crate::wire::v2::Event::of_record(&tree, sse_event.as_deref()).map(Box::new);
+                v2 = crate::wire::v2::Event::of_record(&tree, sse_event.as_deref());
             }
             value = tree.into();
         }

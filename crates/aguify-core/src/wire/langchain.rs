@@ -243,9 +243,12 @@ fn calls_of_message(
     let blocks: Vec<usize> = (blocks.filter(|(_, b)| b.field_str("type") == Some("tool_call")))
         .map(|(i, _)| i)
         .collect();
-    calls_named(calls, |c, n| match own_id(c) {
-        Some(id) => own.then(|| id.to_string()),
-        None => Some(made_up_call_id(message_id, blocks.get(n).unwrap_or(&n))),
+    // A call's own id: its `id` when a non-empty string.
+    calls_named(calls, |c, n| {
+        match c.field_str("id").filter(|id| !id.is_empty()) {
+            Some(id) => own.then(|| id.to_string()),
+            None => Some(made_up_call_id(message_id, blocks.get(n).unwrap_or(&n))),
+        }
     })
 }
 
@@ -268,11 +271,6 @@ fn calls_named(
         out.push((id, name.to_string(), args));
     }
     out
-}
-
-/// A call's own id: its `id` when a non-empty string.
-fn own_id(call: &Value) -> Option<&str> {
-    call.field_str("id").filter(|id| !id.is_empty())
 }
 
 /// The id made up for a tool call the log gave no id (LangGraph.js with

@@ -3,7 +3,7 @@
 //! what the adapter and the checks read. Nothing of a `checkpoints` event's data or of a node
 //! update is built, and a text or tool-call delta is read without a tree.
 //!
-//! Fields read as `Option<Value>` keep "absent" apart from `null` ([`present`]) where a
+//! Fields read as [`Present`] keep "absent" apart from `null` where a
 //! reader tells the two apart, as a lookup in the event's tree would. A line that the typed
 //! structs decline (a repeated key, which a tree keeps the last of; `params` before `method`
 //! or not an object) is read from its tree.
@@ -72,23 +72,14 @@ pub struct Event {
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(default, bound(deserialize = "D: Deserialize<'de> + Default"))]
 pub struct Params<D = Data> {
-    #[serde(deserialize_with = "present")]
-    pub namespace: Option<Value>,
+    pub namespace: Present<Value>,
     /// The namespace's key ([`namespace_key`]), made as the line is read.
     #[serde(skip)]
     pub key: String,
-    #[serde(deserialize_with = "present")]
-    pub timestamp: Option<Value>,
-    #[serde(deserialize_with = "present")]
-    pub node: Option<Value>,
-    #[serde(deserialize_with = "present")]
-    pub interrupts: Option<Value>,
+    pub timestamp: Present<Value>,
+    pub node: Present<Value>,
+    pub interrupts: Present<Value>,
     pub data: D,
-}
-
-/// A field read as `Some` whenever it is present, `null` included.
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
 }
 
 /// `params.data`, as far as its method needs it read.
@@ -306,7 +297,7 @@ impl Event {
 
     /// `params.namespace`, when `params` is an object.
     pub fn namespace(&self) -> Option<&Value> {
-        self.params.as_ref().ok()?.namespace.as_ref()
+        self.params.as_ref().ok()?.namespace.0.as_ref()
     }
 
     /// The key of `params.namespace` ([`namespace_key`]; the root's, `""`, when `params` is
@@ -319,8 +310,8 @@ impl Event {
     /// when it is not an integer from 0 to 2^53 − 1, which a client's number cannot hold
     /// exactly (or is no time).
     pub fn timestamp(&self) -> Result<Option<i64>, String> {
-        let ts = self.params.as_ref().ok().and_then(|p| p.timestamp.as_ref());
-        ts.map_or(Ok(None), timestamp_ms)
+        let Ok(p) = &self.params else { return Ok(None) };
+        p.timestamp.0.as_ref().map_or(Ok(None), timestamp_ms)
     }
 }
 
@@ -525,9 +516,9 @@ impl<D> Params<Present<D>> {
         out: &mut Result<Params, &'static str>,
         read: impl FnOnce(D, Option<&Value>, bool) -> Result<Data, E>,
     ) -> Result<(), E> {
-        let key = namespace_key(self.namespace.as_ref());
+        let key = namespace_key(self.namespace.0.as_ref());
         let data = match self.data.0 {
-            Some(d) => read(d, self.node.as_ref(), key.is_empty())?,
+            Some(d) => read(d, self.node.0.as_ref(), key.is_empty())?,
             None => Data::Value(Value::Null),
         };
         *out = Ok(Params {

@@ -190,7 +190,7 @@ impl V3Adapter {
         if let Some(list) = snap.messages() {
             self.complete_from_state(list, out);
         }
-        let listed = self.interrupt(p.interrupts.as_ref(), out);
+        let listed = self.interrupt(p.interrupts.0.as_ref(), out);
         if super::state_events(snap, out) || listed {
             Disposition::Mapped
         } else {
@@ -262,7 +262,8 @@ impl V3Adapter {
             "values" => self.on_values(record, p, out),
             "updates" => match data {
                 Data::Value(d)
-                    if (d.field("node").or(p.node.as_ref()))
+                    if d.field("node")
+                        .or(p.node.0.as_ref())
                         .is_some_and(|n| n == "__interrupt__") =>
                 {
                     self.interrupt(d.field("values").or(Some(d)), out);

@@ -5,8 +5,8 @@
 use super::*;
 use crate::adapter::content::ToolChunk;
 
-/// A chain event's `data` keys, raw (and a model's stream chunk read again:
-/// [`MessageChunk::in_line`]).
+/// A chain event's `data` keys, raw (and a tool's or a model end's, and a model's stream
+/// chunk read again: [`MessageChunk::in_line`]).
 #[derive(Default, Deserialize)]
 #[serde(default, bound(deserialize = "'de: 'a"))]
 pub(super) struct ChainData<'a> {

@@ -26,7 +26,7 @@ mod chain;
 use chain::*;
 
 /// A v2 event as the adapter reads it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Event {
     /// `on_chain_start`, `on_chat_model_stream`…
     pub event: String,
@@ -102,20 +102,20 @@ pub struct MessageCalls {
 /// A conversation's messages, read as a state's ([`State`]).
 pub type Conversation = Vec<std::sync::Arc<crate::wire::state::SharedJson>>;
 
-/// The line as read: of `tags`, whether it holds `"langsmith:hidden"`, of `parent_ids` how
-/// many there are, `data` read for the event's kind as it comes ([`Slot`]).
-#[derive(Default)]
+/// The line as read: the event filled in place (its few hundred bytes not moved through
+/// the returns), `data` read for the event's kind as it comes (every recorder writes `event`
+/// first: its kind is read whatever the rest of the envelope says).
 struct Wire<'a> {
-    event: Option<String>,
-    data: Option<Slot<'a>>,
-    run_id: Text,
-    name: Text,
-    tags: Lenient<Hidden>,
-    parent_ids: Lenient<Vec<IgnoredAny>>,
-    metadata: Object<Metadata>,
-    /// Read to tell a v3 event (`type` `"event"` with a string `method`) apart.
-    kind: Text,
-    method: Text,
+    ev: Box<Event>,
+    /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
+    /// root run's, a graph step's, a runnable's inside a node).
+    chain: Option<ChainData<'a>>,
+    /// A model's chunk the typed read declined ([`MessageChunk::in_line`]).
+    chunk: bool,
+    /// The keys seen, by [`Key`].
+    seen: [bool; 9],
+    /// `type` is `"event"`, `method` a string: a v3 event.
+    v3: [bool; 2],
 }
 
 /// A tag that is `"langsmith:hidden"`.
@@ -128,7 +128,6 @@ impl Shape<'_> for HiddenTag {
 }
 
 /// A list of tags holding `"langsmith:hidden"`.
-#[derive(Default)]
 struct Hidden;
 
 impl<'de> Shape<'de> for Hidden {
@@ -139,20 +138,6 @@ impl<'de> Shape<'de> for Hidden {
         }
         Ok(hidden)
     }
-}
-
-/// `data` as the envelope's one pass reads it (a value on the stack while the line is read:
-/// its size does not matter).
-#[allow(clippy::large_enum_variant)]
-enum Slot<'a> {
-    /// Read by kind as it came: `event` came before it, and its kind is read whatever the
-    /// rest of the envelope says.
-    Read(Data),
-    /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
-    /// root run's, a graph step's, a runnable's inside a node).
-    Chain(ChainData<'a>),
-    /// A model's chunk the typed read declined ([`MessageChunk::in_line`]).
-    Chunk,
 }
 
 /// The envelope's keys.
@@ -180,36 +165,49 @@ enum Key {
 impl<'de> Shape<'de> for Wire<'de> {
     fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Wire<'de>>, M::Error> {
         use serde::de::Error;
-        let mut w = Wire::default();
-        let mut seen = [false; 9];
+        let (ev, chain) = (Box::default(), None);
+        let mut w = Wire {
+            ev,
+            chain,
+            chunk: false,
+            seen: [false; 9],
+            v3: [false; 2],
+        };
         while let Some(key) = m.next_key::<Key>()? {
-            if key != Key::Other && std::mem::replace(&mut seen[key as usize], true) {
+            if key != Key::Other && std::mem::replace(&mut w.seen[key as usize], true) {
                 return Err(M::Error::custom("a repeated key"));
             }
+            let ev = &mut w.ev;
             match key {
-                Key::Event => w.event = Some(m.next_value()?),
-                Key::Data => {
-                    w.data = Some(match w.event.as_deref() {
-                        None => return Err(M::Error::custom("`data` before `event`")),
-                        Some(e) if e.starts_with("on_chain_") => {
-                            Slot::Chain(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
-                        }
-                        Some(e) => match Data::next(e, &mut m)? {
-                            Some(data) => Slot::Read(data),
-                            None => Slot::Chunk,
-                        },
-                    })
+                Key::Event => ev.event = m.next_value()?,
+                Key::Data if !w.seen[Key::Event as usize] => {
+                    return Err(M::Error::custom("`data` before `event`"))
                 }
-                Key::RunId => w.run_id = m.next_value()?,
-                Key::Name => w.name = m.next_value()?,
-                Key::Tags => w.tags = m.next_value()?,
-                Key::ParentIds => w.parent_ids = m.next_value()?,
-                Key::Metadata => w.metadata = m.next_value()?,
-                Key::Type => w.kind = m.next_value()?,
-                Key::Method => w.method = m.next_value()?,
-                Key::Other => {
-                    m.next_value::<IgnoredAny>()?;
+                Key::Data if ev.event.starts_with("on_chain_") => {
+                    w.chain = Some(m.next_value::<Object<ChainData>>()?.0.unwrap_or_default())
                 }
+                Key::Data => match Data::next(&ev.event, &mut m)? {
+                    Some(data) => ev.data = data,
+                    None => w.chunk = true,
+                },
+                Key::RunId => ev.run_id = m.next_value::<Text>()?.0,
+                Key::Name => ev.name = m.next_value::<Text>()?.0,
+                Key::Tags => ev.hidden = m.next_value::<Lenient<Hidden>>()?.0.is_some(),
+                Key::ParentIds => {
+                    let ids = m.next_value::<Lenient<Vec<IgnoredAny>>>()?;
+                    ev.parents_empty = ids.0.map(|p| p.is_empty());
+                }
+                Key::Metadata => {
+                    let md = m.next_value::<Object<Metadata>>()?.0.unwrap_or_default();
+                    ev.node = md.langgraph_node.0.map(|n| n.0);
+                    ev.thread_id = md.thread_id.0;
+                    ev.checkpoint_ns = md.langgraph_checkpoint_ns.0;
+                    ev.ls_provider = md.ls_provider.0;
+                    ev.ls_model_name = md.ls_model_name.0;
+                }
+                Key::Type => w.v3[0] = m.next_value::<Text>()?.0.is_some_and(|t| t == "event"),
+                Key::Method => w.v3[1] = m.next_value::<Text>()?.0.is_some(),
+                Key::Other => drop(m.next_value::<IgnoredAny>()?),
             }
         }
         Ok(Some(w))
@@ -231,7 +229,7 @@ impl Event {
     /// The v2 event of a line whose `event` is `on_…` (`None` for any other line). A line
     /// the typed read declines (a repeated key, `data` before `event`) is read from the text
     /// its tree writes.
-    pub fn read(text: &str) -> Option<Event> {
+    pub fn read(text: &str) -> Option<Box<Event>> {
         let e = match Event::of_text(text) {
             Some(e) => e,
             None => Event::of_tree(&from(text)?)?,
@@ -242,7 +240,7 @@ impl Event {
     /// The v2 event a record's tree holds, as the adapter reads it: the record, or the `data`
     /// of an `events` stream part (`sse_event`: the SSE frame's name), read from the text its
     /// tree writes. `None` for a record of another kind.
-    pub fn of_record(v: &Value, sse_event: Option<&str>) -> Option<Event> {
+    pub fn of_record(v: &Value, sse_event: Option<&str>) -> Option<Box<Event>> {
         let part = |e: &str| e.split('|').next() == Some("events");
         let event = v.get("event").and_then(Value::as_str);
         let read = match sse_event {
@@ -255,7 +253,7 @@ impl Event {
 
     /// The v2 event of a tree, read from the text it writes with `event` first (`data` is
     /// read by it).
-    fn of_tree(v: &Value) -> Option<Event> {
+    fn of_tree(v: &Value) -> Option<Box<Event>> {
         match v.as_object() {
             Some(o) if o.keys().next().is_some_and(|k| k != "event") => {
                 let mut o = o.clone();
@@ -269,14 +267,8 @@ impl Event {
 
     /// The v2 event of a JSON text with an `event` string (not a v3 event); `None` too when
     /// the typed read declines it.
-    fn of_text(text: &str) -> Option<Event> {
-        let mut w = from::<Lenient<Wire>>(text)?.0?;
-        if let Some(Slot::Chunk) = w.data {
-            w.data = Some(Slot::Read(Data::ModelChunk(Some(MessageChunk::in_line(
-                text,
-            )?))));
-        }
-        w.event()
+    fn of_text(text: &str) -> Option<Box<Event>> {
+        from::<Lenient<Wire>>(text)?.0?.event(text)
     }
 
     /// Whether the event is of the root run: no parent runs (or, without `parent_ids`, a
@@ -302,32 +294,26 @@ impl Event {
 }
 
 impl Wire<'_> {
-    /// The event (`None`: no `event`, a v3 event, or `data` no JSON a tree can hold).
-    fn event(self) -> Option<Event> {
-        if self.kind.0.as_deref() == Some("event") && self.method.0.is_some() {
+    /// The event (`None`: no `event`, a v3 event, or `data` no JSON a tree can hold), a
+    /// model's chunk the typed read declined read again from the line's `text`.
+    fn event(self, text: &str) -> Option<Box<Event>> {
+        let mut ev = self.ev;
+        if self.v3 == [true; 2] || !self.seen[Key::Event as usize] {
             return None;
         }
-        let metadata = self.metadata.0.unwrap_or_default();
-        let mut e = Event {
-            event: self.event?,
-            data: Data::Value(None),
-            run_id: self.run_id.0,
-            name: self.name.0,
-            hidden: self.tags.0.is_some(),
-            parents_empty: self.parent_ids.0.map(|p| p.is_empty()),
-            node: metadata.langgraph_node.0.map(|n| n.0),
-            thread_id: metadata.thread_id.0,
-            checkpoint_ns: metadata.langgraph_checkpoint_ns.0,
-            ls_provider: metadata.ls_provider.0,
-            ls_model_name: metadata.ls_model_name.0,
-        };
-        e.data = match self.data {
-            None => Data::Value(None),
-            Some(Slot::Read(data)) => data,
-            Some(Slot::Chain(keys)) => keys.read(&e)?,
-            Some(Slot::Chunk) => return None,
-        };
-        Some(e)
+        if let Some(keys) = self.chain {
+            ev.data = keys.read(&ev)?;
+        } else if self.chunk {
+            ev.data = Data::ModelChunk(Some(MessageChunk::in_line(text)?));
+        }
+        Some(ev)
+    }
+}
+
+/// Absent.
+impl Default for Data {
+    fn default() -> Self {
+        Data::Value(None)
     }
 }
 
@@ -347,13 +333,17 @@ impl Data {
         // JSON no tree holds (nested too deeply): the line is read whole, and fails.
         let no_tree = || <M::Error as serde::de::Error>::custom("data no tree holds");
         Ok(Some(match event {
-            "on_tool_start" => {
-                let data = m.next_value::<Object<Input>>()?.0.ok();
-                Data::Value(data.and_then(|d| d.input.0).map(normalize_owned))
-            }
-            "on_chat_model_end" | "on_tool_end" => {
-                let data = m.next_value::<Object<Output>>()?.0.ok();
-                Data::Value(data.and_then(|d| d.output.0).map(normalize_owned))
+            // A tool's start: `input`; a model's or a tool's end: `output` (a model end's
+            // `input`, the conversation, skipped).
+            "on_tool_start" | "on_chat_model_end" | "on_tool_end" => {
+                let keys = m.next_value::<Object<ChainData>>()?.0.unwrap_or_default();
+                let raw = if event == "on_tool_start" {
+                    keys.input
+                } else {
+                    keys.output
+                };
+                let tree = raw.0.map(|r| normalised_tree(r.get()).ok_or_else(no_tree));
+                Data::Value(tree.transpose()?)
             }
             "on_tool_error" => Data::Value(Some(m.next_value()?)),
             "on_custom_event" => {
@@ -402,20 +392,6 @@ fn normalised_tree(text: &str) -> Option<Value> {
 }
 
 // The keys of `data` the adapter reads, by event kind (a repeated key fails the read).
-
-/// A tool's start: `input`, the other keys skipped.
-#[derive(Deserialize)]
-struct Input {
-    #[serde(default)]
-    input: Present<Value>,
-}
-
-/// A model's or a tool's end: `output` (a model end's `input`, the conversation, skipped).
-#[derive(Deserialize)]
-struct Output {
-    #[serde(default)]
-    output: Present<Value>,
-}
 
 #[derive(Default, Deserialize)]
 #[serde(default, bound(deserialize = "'de: 'a"))]
