@@ -110,11 +110,6 @@ impl<'a> Node<'a> {
         root
     }
 
-    /// The leaf's value when it is not an array's `[]`.
-    fn plain(&self) -> Option<&'a Value> {
-        self.leaf.map(|(_, l)| &l.value).filter(|v| !v.is_array())
-    }
-
     fn is_array(&self) -> bool {
         self.leaf.is_some_and(|(_, l)| l.value.is_array())
     }
@@ -303,7 +298,7 @@ impl Walk<'_> {
         }
         // A plain value on one side where the other has a tree: one change, there.
         let first_below = |x: &Node| x.children.values().next().map(|c| c.at().0);
-        let lone = |x: &Node| x.plain().is_some() && x.children.is_empty();
+        let lone = |x: &Node| x.leaf.is_some() && !x.is_array() && x.children.is_empty();
         let tree = match (first_below(o), first_below(n)) {
             (Some(i), _) if lone(n) => Some((0, i)),
             (_, Some(i)) if lone(o) => Some((1, i)),
@@ -323,13 +318,12 @@ impl Walk<'_> {
             .flatten()
             .filter(|(a, b)| a != b && a.len().saturating_mul(b.len()) <= ALIGN_LIMIT)
             .map(|(a, b)| partners(&a, &b));
-        let name = |k: &str| -> String {
-            let named = names.as_ref().zip(k.parse::<usize>().ok());
-            let named = named.and_then(|(names, j)| names.get(j));
-            named.map_or(k, String::as_str).to_string()
-        };
         let mut new_items: HashMap<String, (&str, &Node)> = (n.children.iter())
-            .map(|(k, c)| (name(k), (*k, c)))
+            .map(|(k, c)| {
+                let named = names.as_ref().zip(k.parse::<usize>().ok());
+                let named = named.and_then(|(names, j)| names.get(j));
+                (named.map_or(*k, String::as_str).to_string(), (*k, c))
+            })
             .collect();
         for (k, oc) in &o.children {
             let p = format!("{}/{k}", ptr[0]);
@@ -341,10 +335,9 @@ impl Walk<'_> {
                 None => self.one_sided(0, p, oc, at[1]),
             }
         }
-        for (k, nc) in &n.children {
-            if !o.children.contains_key(name(k).as_str()) {
-                self.one_sided(1, format!("{}/{k}", ptr[1]), nc, at[0]);
-            }
+        // What is left only the new side has (the differences are ordered at the end).
+        for (k, nc) in new_items.into_values() {
+            self.one_sided(1, format!("{}/{k}", ptr[1]), nc, at[0]);
         }
     }
 

@@ -152,7 +152,6 @@ pub fn diff(
                 }
             }
         };
-        let mut result = Ok(());
         loop {
             let a = next(0, &old_rx);
             let b = next(1, &new_rx);
@@ -165,18 +164,13 @@ pub fn diff(
                 summary.different_runs += 1;
                 summary.differences += d.differences.len().max(1);
             }
-            if let Err(e) = report(&d) {
-                result = Err(Error::Output(e));
-                break;
-            }
+            // Returning drops the queues: the sides stop, and the scope joins them.
+            report(&d).map_err(Error::Output)?;
         }
-        drop((old_rx, new_rx));
         summary.bad_lines = seen[0].1 + seen[1].1;
-        let [a, b] =
-            [old_h, new_h].map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        result?;
-        a?;
-        b?;
+        for h in [old_h, new_h] {
+            h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))?;
+        }
         // A side whose lines were all unreadable is not an empty conversation.
         for ((runs, bad), files) in seen.iter().zip([old, new]) {
             if *runs == 0 && *bad > 0 {

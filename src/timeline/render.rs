@@ -153,8 +153,12 @@ impl Renderer {
         }
         let mut out = String::new();
         for s in &fitted {
-            let p = Some(s.paint).filter(|_| self.opts.color);
-            out.push_str(&paint(p.unwrap_or(Paint::Plain), &s.text));
+            let p = if self.opts.color {
+                s.paint
+            } else {
+                Paint::Plain
+            };
+            out.push_str(&paint(p, &s.text));
         }
         writeln!(w, "{out}")
     }
@@ -187,9 +191,7 @@ impl Renderer {
                 }
             }
             Line::RunEnd(run) => footer(&mut v, run),
-            Line::StepStart { name, .. } => {
-                v.push(seg(Paint::Strong(k), format!("▸ {name}")));
-            }
+            Line::StepStart { name, .. } => v.push(seg(Paint::Strong(k), format!("▸ {name}"))),
             Line::StepEnd {
                 name,
                 duration_ms,
@@ -229,11 +231,9 @@ impl Renderer {
                 }
             }
             Line::Tool(t) => self.tool(&mut v, e, t),
-            Line::State { what, detail, .. } => {
-                headed(&mut v, k, format!("{what} "), detail.clone())
-            }
+            Line::State { what, detail, .. } => headed(&mut v, k, what, detail.clone()),
             Line::Custom { name, value } => {
-                headed(&mut v, k, format!("custom {name} "), one_line(value))
+                headed(&mut v, k, format!("custom {name}"), one_line(value))
             }
             Line::Interrupt {
                 id,
@@ -257,9 +257,9 @@ impl Renderer {
                 }
                 v.push(piece(Fit::Preview, Paint::Kind(k), one_line(message)));
             }
-            Line::BadLine { message } => headed(&mut v, k, "⚠ bad line: ", one_line(message)),
+            Line::BadLine { message } => headed(&mut v, k, "⚠ bad line:", one_line(message)),
             Line::Notes => {}
-            Line::Other { what, detail } => headed(&mut v, k, format!("{what} "), one_line(detail)),
+            Line::Other { what, detail } => headed(&mut v, k, what, one_line(detail)),
         }
         v
     }
@@ -373,9 +373,9 @@ fn counts(v: &mut Vec<Segment>, run: &RunSummary) {
     }
 }
 
-/// An entry's head, bold, then its preview, both in its kind's colour.
+/// An entry's head and a space, bold, then its preview, both in its kind's colour.
 fn headed(v: &mut Vec<Segment>, k: Kind, head: impl AsRef<str>, text: String) {
-    v.push(seg(Paint::Strong(k), head));
+    v.push(seg(Paint::Strong(k), format!("{} ", head.as_ref())));
     v.push(preview(Paint::Kind(k), text));
 }
 
@@ -479,20 +479,12 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
         if class == Preview && excess(&out) > 0 {
             share_previews(&mut out, width);
         }
-        let room = if matches!(class, Detail | LastDetail) {
-            id_room
-        } else {
-            0
-        };
+        let room = id_room * usize::from(matches!(class, Detail | LastDetail));
         let mut i = out.len();
         while i > 0 && excess(&out) > room {
             i -= 1;
             // Past its few characters an id gives way as the fixed pieces do.
-            let fit = match out[i].fit {
-                Id if class == Fixed => Fixed,
-                fit => fit,
-            };
-            if fit != class {
+            if out[i].fit != class && (out[i].fit, class) != (Id, Fixed) {
                 continue;
             }
             if matches!(class, Detail | LastDetail) {

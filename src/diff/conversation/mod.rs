@@ -302,19 +302,18 @@ impl Open {
     /// A `MESSAGES_SNAPSHOT`: the list is replaced, as a client replaces it. A streamed message
     /// the snapshot carries with another text keeps that text as `streamedText`.
     fn messages_snapshot(&mut self, list: &[Value], origin: &Origin) {
-        // Each id's messages and each call's tool messages, first last (taken with `pop`).
-        let mut by_id: HashMap<String, Vec<usize>> = HashMap::new();
-        let mut by_call: HashMap<String, Vec<usize>> = HashMap::new();
+        // Each id's messages and each call's tool messages (`true`), first last (taken with
+        // `pop`).
+        let mut by: HashMap<(bool, String), Vec<usize>> = HashMap::new();
         for (i, o) in self.messages.iter().enumerate().rev() {
-            by_id.entry(o.id.clone()).or_default().push(i);
+            by.entry((false, o.id.clone())).or_default().push(i);
             if let (Some(c), "tool") = (&o.tool_call_id, o.role.as_str()) {
-                by_call.entry(c.clone()).or_default().push(i);
+                by.entry((true, c.clone())).or_default().push(i);
             }
         }
-        let old = std::mem::take(&mut self.messages);
-        let mut old: Vec<Option<Message>> = old.into_iter().map(Some).collect();
-        let take = |list: Option<&mut Vec<usize>>, old: &mut [Option<Message>]| {
-            let list = list?;
+        let mut old: Vec<Option<Message>> = self.messages.drain(..).map(Some).collect();
+        let mut take = |key: (bool, String)| {
+            let list = by.get_mut(&key)?;
             std::iter::from_fn(|| list.pop()).find_map(|i| old[i].take())
         };
         let mut new: Vec<Message> = list.iter().filter_map(|m| message_of(m, origin)).collect();
@@ -322,10 +321,8 @@ impl Open {
             if m.role == "reasoning" {
                 continue;
             }
-            let before = take(by_id.get_mut(&m.id), &mut old).or_else(|| {
-                let c = m.tool_call_id.as_ref()?;
-                take(by_call.get_mut(c), &mut old)
-            });
+            let call = m.tool_call_id.clone();
+            let before = take((false, m.id.clone())).or_else(|| take((true, call?)));
             let Some(o) = before else { continue };
             if o.text.text == m.text.text {
                 m.text = o.text;
@@ -333,10 +330,9 @@ impl Open {
                 m.streamed = Some(o.text);
             }
             for c in &mut m.calls {
-                if let Some(oc) = o.calls.iter().find(|oc| oc.id == c.id) {
-                    if same_json_text(&oc.args.text, &c.args.text) {
-                        c.args = oc.args.clone();
-                    }
+                let oc = o.calls.iter().find(|oc| oc.id == c.id);
+                if let Some(oc) = oc.filter(|oc| same_json_text(&oc.args.text, &c.args.text)) {
+                    c.args = oc.args.clone();
                 }
             }
         }
@@ -398,13 +394,11 @@ impl Conversation {
             done = self.open.take().map(|o| self.close(o));
             let open = self.open.insert(Open::new(origin));
             (open.thread_id, open.run_id) = (given(thread_id), given(run_id));
-            if let Some(input) = input {
-                if let Some(msgs) = input.get("messages").and_then(Value::as_array) {
-                    open.set_messages(msgs.iter().filter_map(|m| message_of(m, origin)).collect());
-                }
-                if let Some(r) = input.get("resume").filter(|r| !r.is_null()) {
-                    open.resume = Some((r.clone(), origin.clone()));
-                }
+            let input = input.as_ref().unwrap_or(&Value::Null);
+            let msgs = list_of(input, "messages").iter();
+            open.set_messages(msgs.filter_map(|m| message_of(m, origin)).collect());
+            if let Some(r) = input.get("resume").filter(|r| !r.is_null()) {
+                open.resume = Some((r.clone(), origin.clone()));
             }
         }
         if self.exact {
