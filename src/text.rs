@@ -169,12 +169,10 @@ pub fn markup_escape(s: &str) -> String {
 /// An OS error's text without std's " (os error N)" suffix: "No such file or directory".
 pub fn os_text(e: &std::io::Error) -> String {
     let text = e.to_string();
-    match e.raw_os_error() {
-        Some(code) => text
-            .strip_suffix(&format!(" (os error {code})"))
-            .map_or(text.clone(), str::to_string),
-        None => text,
-    }
+    let code = e.raw_os_error().map(|c| format!(" (os error {c})"));
+    text.strip_suffix(&code.unwrap_or_default())
+        .unwrap_or(&text)
+        .to_string()
 }
 
 #[cfg(test)]

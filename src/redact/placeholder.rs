@@ -87,13 +87,10 @@ const ERROR_WORDS: &str = include_str!("words/error-words.txt");
 /// An error message: its words as [`text`] does, but a leading class name (`ValueError:`),
 /// numbers and the words the error's code is read from stay.
 pub fn error(s: &str, out: &mut String) {
-    let mut rest = s;
-    if let Some((name, _)) = s.split_once(':') {
-        if is_class_name(name) {
-            out.push_str(name);
-            rest = &s[name.len()..];
-        }
-    }
+    let name = s.split_once(':').filter(|(n, _)| is_class_name(n));
+    let name = name.map_or("", |(n, _)| n);
+    out.push_str(name);
+    let mut rest = &s[name.len()..];
     // Runs of word characters and of the rest, in turn.
     let is_word = |c: char| c.is_alphanumeric() || c == '_';
     while let Some(first) = rest.chars().next() {
@@ -210,12 +207,12 @@ impl Code {
     /// Whether `c` continues a number (`1e5`) or `true`, `false`, `null`, as JSON has
     /// outside strings.
     fn literal_word(&self, c: char) -> bool {
-        if self.ident.starts_with(|d: char| d.is_ascii_digit()) {
-            return true;
-        }
-        let mut w = self.ident.clone();
-        w.push(c);
-        ["true", "false", "null"].iter().any(|l| l.starts_with(&w))
+        let prefix = |l: &str| {
+            l.strip_prefix(self.ident.as_str())
+                .is_some_and(|r| r.starts_with(c))
+        };
+        self.ident.starts_with(|d: char| d.is_ascii_digit())
+            || ["true", "false", "null"].into_iter().any(prefix)
     }
 
     /// An escape: a letter or digit a `\uXXXX` (`\xXX`) stands for is replaced like one

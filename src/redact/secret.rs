@@ -30,8 +30,7 @@ pub type Counts = BTreeMap<&'static str, u64>;
 
 /// A key whose string value is a credential whatever it looks like.
 pub fn is_credential_key(key: &str) -> bool {
-    let k = key.to_ascii_lowercase();
-    let k = k.replace(['-', '_'], "");
+    let k = key.to_ascii_lowercase().replace(['-', '_'], "");
     CREDENTIAL_KEYS.lines().any(|w| k.ends_with(w))
 }
 

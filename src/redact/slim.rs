@@ -8,6 +8,8 @@ use std::io::{self, Write};
 
 use serde_json::Value;
 
+use crate::json::Field;
+
 /// What a record is to `--slim`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -22,37 +24,23 @@ pub enum Kind {
 
 /// The kind of a parsed record (`last_seq`: the previous v3 `seq`, to see a new run start).
 pub fn kind(v: &Value, sse_event: Option<&str>, last_seq: &mut Option<u64>) -> Kind {
-    let ty = v.get("type").and_then(Value::as_str);
-    match ty {
-        Some("RAW") => return Kind::Dropped,
-        Some("STATE_SNAPSHOT") => return Kind::State,
-        Some("RUN_STARTED") => return Kind::RunStart,
-        _ => {}
-    }
-    if ty == Some("event") {
-        let seq = v.get("seq").and_then(Value::as_u64);
-        let restarted = matches!((seq, *last_seq), (Some(s), Some(l)) if s <= l);
-        if seq.is_some() {
-            *last_seq = seq;
-        }
-        if restarted {
-            return Kind::RunStart;
-        }
-        let listed = |p| matches!(v.pointer(p), Some(Value::Array(a)) if !a.is_empty());
-        let (root, interrupts) = (!listed("/params/namespace"), listed("/params/interrupts"));
-        // LangGraph.js sends an interrupt as a `values` of `__interrupt__` alone: not a state.
-        let values = v["method"] == "values"
-            && v.pointer("/params/data")
-                .is_some_and(|d| d.get("__interrupt__").is_none());
-        return if values && root && !interrupts {
-            Kind::State
-        } else {
-            Kind::Other
-        };
-    }
-    match sse_event {
-        Some("metadata") => Kind::RunStart,
-        Some("values") if v.get("__interrupt__").is_none() => Kind::State,
+    let ty = v.field_str("type");
+    let seq = v["seq"].as_u64().filter(|_| ty == Some("event"));
+    // A v3 `seq` not above the one before: a new run.
+    let restarted = seq.is_some_and(|s| last_seq.replace(s).is_some_and(|l| s <= l));
+    let listed = |p| matches!(v.pointer(p), Some(Value::Array(a)) if !a.is_empty());
+    // LangGraph.js sends an interrupt as a `values` of `__interrupt__` alone: not a state.
+    let state = |d: Option<&Value>| d.is_some_and(|d| d.get("__interrupt__").is_none());
+    let v3_state = v["method"] == "values" && state(v.pointer("/params/data"));
+    let root = !listed("/params/namespace") && !listed("/params/interrupts");
+    match (ty, sse_event) {
+        (Some("RAW"), _) => Kind::Dropped,
+        (Some("STATE_SNAPSHOT"), _) => Kind::State,
+        (Some("RUN_STARTED"), _) | (_, Some("metadata")) if ty != Some("event") => Kind::RunStart,
+        _ if restarted => Kind::RunStart,
+        (Some("event"), _) if v3_state && root => Kind::State,
+        (Some("event"), _) => Kind::Other,
+        (_, Some("values")) if state(Some(v)) => Kind::State,
         _ => Kind::Other,
     }
 }

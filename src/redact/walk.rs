@@ -12,6 +12,7 @@
 use serde_json::{Map, Value};
 
 use crate::adapter::RecordKind;
+use crate::json::Field;
 
 use super::{has, Mode, Redactor};
 
@@ -77,22 +78,18 @@ impl Redactor<'_> {
     pub fn record(&mut self, v: &mut Value, sse_event: Option<&str>, kind: &RecordKind) {
         self.at = Cx::default();
         // An SDK stream part (`{"event": MODE, "data": …}`): its data as an SSE frame of MODE.
-        if sse_event.is_none() && *kind != RecordKind::Agui {
-            if let Value::Object(map) = v {
-                let mode = str_of(map, "event")
-                    .filter(|e| !e.starts_with("on_"))
-                    .map(str::to_string);
-                if let (Some(mode), Some(data)) = (mode, map.get_mut("data")) {
-                    self.at.path.push(("data".into(), None));
-                    return self.classified(data, Some(&mode), kind);
-                }
-            }
+        let part = sse_event.is_none() && *kind != RecordKind::Agui;
+        let event = v.field_str("event");
+        let mode = event.filter(|e| part && !e.starts_with("on_"));
+        if let (Some(mode), Some(data)) = (mode.map(str::to_string), v.get_mut("data")) {
+            self.at.path.push(("data".into(), None));
+            return self.classified(data, Some(&mode), kind);
         }
         self.classified(v, sse_event, kind)
     }
 
     fn classified(&mut self, v: &mut Value, mode: Option<&str>, kind: &RecordKind) {
-        let enveloped = v.get("type").and_then(Value::as_str) == Some("event");
+        let enveloped = v.field_str("type") == Some("event");
         // A stream part by its mode: LangGraph.js's v3 SSE names the method (`METHOD|NS`).
         let m = mode.unwrap_or_default();
         let (method, ns) = m.split_once('|').unwrap_or((m, ""));
@@ -123,10 +120,10 @@ impl Redactor<'_> {
         let Value::Object(map) = v else {
             return self.value(v, Zone::Free, "");
         };
-        if str_of(map, "type") == Some("event") && map.get("method").is_some_and(Value::is_string) {
+        if map.field_str("type") == Some("event") && map.field_str("method").is_some() {
             return self.v3(map);
         }
-        match str_of(map, "event") {
+        match map.field_str("event") {
             // An AG-UI event (capital `type`) goes to `object`, which knows it.
             Some(e) if e.starts_with("on_") && !is_agui(map) => {
                 // A custom event's data is the writer's own; other events' data holds the
@@ -156,7 +153,7 @@ impl Redactor<'_> {
         };
         // The tuple's message is always a chunk, whatever its `type` says.
         self.with_metadata(items, |this, item| {
-            let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+            let id = item.field_str("id").unwrap_or_default();
             let saved = (this.at.stream).replace((format!("m:{id}"), this.at.path.len(), false));
             this.value(item, Zone::Free, "");
             this.at.stream = saved;
@@ -176,7 +173,7 @@ impl Redactor<'_> {
     }
 
     fn v3(&mut self, map: &mut Map<String, Value>) {
-        let method = str_of(map, "method").unwrap_or_default().to_string();
+        let method = map.field_str("method").unwrap_or_default().to_string();
         self.each(map, |this, k, v| match (k, v) {
             ("params", Value::Object(params)) => {
                 let ns = params.get("namespace").and_then(Value::as_array);
@@ -209,7 +206,7 @@ impl Redactor<'_> {
         let Value::Object(m) = data else {
             return self.value(data, Zone::Struct, "");
         };
-        let event = str_of(m, "event").unwrap_or_default();
+        let event = m.field_str("event").unwrap_or_default();
         let index = m.get("index").map(|i| i.to_string()).unwrap_or_default();
         let prefix = format!("v3:{ns}:");
         let block = format!("{prefix}{index}");
@@ -229,12 +226,12 @@ impl Redactor<'_> {
 
     /// An AG-UI event (`rawEvent` and a RAW event's `event` read as the records they are).
     fn agui(&mut self, map: &mut Map<String, Value>) {
-        let ty = str_of(map, "type").unwrap_or_default().to_string();
+        let ty = map.field_str("type").unwrap_or_default().to_string();
         if self.opts.slim {
             map.remove("rawEvent");
         }
         // A message id is one stream per sub-agent (a chunk may name another's).
-        let sub = str_of(map, "subagentRunId").unwrap_or_default().to_string();
+        let sub = map.field_str("subagentRunId").unwrap_or_default();
         // The stream a delta continues: `agui:` its kind, then its id's key if it has one.
         let (what, id, mode) = match ty.as_str() {
             "TEXT_MESSAGE_CONTENT" | "TEXT_MESSAGE_CHUNK" => ("text", "messageId", Mode::Text),
@@ -247,7 +244,7 @@ impl Redactor<'_> {
         };
         let id = match id {
             "" => String::new(),
-            k => format!(":{sub}:{}", str_of(map, k).unwrap_or_default()),
+            k => format!(":{sub}:{}", map.field_str(k).unwrap_or_default()),
         };
         let stream = (!what.is_empty()).then(|| format!("agui:{what}{id}"));
         self.each(map, |this, k, v| match (k, v) {
@@ -419,13 +416,9 @@ fn mode_of(zone: Zone, key: &str) -> Mode {
 /// Stream mode names, as `[mode, payload]` tuples carry them: structure even where free.
 const STREAM_MODES: &str = include_str!("words/stream-modes.txt");
 
-fn str_of<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a str> {
-    m.get(k).and_then(Value::as_str)
-}
-
 /// An AG-UI event: `type` in capitals.
 fn is_agui(m: &Map<String, Value>) -> bool {
-    str_of(m, "type").is_some_and(|t| {
+    m.field_str("type").is_some_and(|t| {
         t.len() > 2
             && t.bytes()
                 .all(|b| b.is_ascii_uppercase() || b == b'_' || b.is_ascii_digit())
@@ -440,40 +433,38 @@ const INTERRUPT_KEYS: &str = include_str!("words/interrupt-keys.txt");
 const ERROR_KEYS: &str = include_str!("words/error-keys.txt");
 
 /// Whether an object is structure, and which.
-fn shape(m: &Map<String, Value>) -> Option<Shape<'_>> {
-    let ty = str_of(m, "type");
+fn shape<'a>(m: &'a Map<String, Value>) -> Option<Shape<'a>> {
+    let ty = m.field_str("type");
+    // A message of type or class `t`, its fields `at` a depth below the object (a chunk's id
+    // among them).
+    let message = |t: &str, id: Option<&'a str>, at| Shape {
+        tool: t == "tool" || t.starts_with("ToolMessage"),
+        chunk: t.ends_with("Chunk").then_some((id.unwrap_or_default(), at)),
+    };
     if m.get("lc").is_some_and(Value::is_number) {
         let class = m.get("id").and_then(Value::as_array).and_then(|a| a.last());
-        let class = class.and_then(Value::as_str).unwrap_or_default();
         let id = m.get("kwargs").and_then(|k| k.get("id")?.as_str());
-        let chunk = class
-            .ends_with("Chunk")
-            .then(|| (id.unwrap_or_default(), 1));
-        let tool = class.starts_with("ToolMessage");
-        return Some(Shape { tool, chunk });
+        let class = class.and_then(Value::as_str).unwrap_or_default();
+        return Some(message(class, id, 1));
     }
     if m.contains_key("content") || m.contains_key("tool_calls") || m.contains_key("toolCalls") {
         if let Some(t) = ty.filter(|t| {
             has(MESSAGE_TYPES, t) || t.ends_with("MessageChunk") || t.ends_with("Message")
         }) {
-            let chunk = t
-                .ends_with("Chunk")
-                .then(|| (str_of(m, "id").unwrap_or_default(), 0));
-            let tool = t == "tool" || t.starts_with("ToolMessage");
-            return Some(Shape { tool, chunk });
+            return Some(message(t, m.field_str("id"), 0));
         }
-        if let Some(r) = str_of(m, "role") {
+        if let Some(r) = m.field_str("role") {
             let tool = r == "tool";
             return Some(Shape { tool, chunk: None });
         }
     }
     let keys_in = |set: &str| m.keys().all(|k| has(set, k));
-    let known = str_of(m, "name") == Some("agui")
+    let known = m.field_str("name") == Some("agui")
         || m.contains_key("lg_name")
         || m.contains_key("interrupt_id")
         || m.contains_key("interruptId")
         || ty.is_some_and(|t| has(BLOCK_TYPES, t))
-        || str_of(m, "event").is_some_and(|e| e.contains('-'))
+        || m.field_str("event").is_some_and(|e| e.contains('-'))
         || (m.contains_key("value") && keys_in(INTERRUPT_KEYS))
         || ((m.contains_key("error") || m.contains_key("message")) && keys_in(ERROR_KEYS))
         || (m.contains_key("name") && m.contains_key("args"));

@@ -62,11 +62,8 @@ pub fn parse_listen(s: &str) -> Result<String, String> {
     if s.parse::<u16>().is_ok() {
         return Ok(format!("127.0.0.1:{s}"));
     }
-    let port = s
-        .rsplit_once(':')
-        .map(|(host, port)| (host, port.parse::<u16>()));
-    match port {
-        Some((host, Ok(_))) if !host.is_empty() => Ok(s.to_string()),
+    match s.rsplit_once(':') {
+        Some((host, port)) if !host.is_empty() && port.parse::<u16>().is_ok() => Ok(s.to_string()),
         _ => Err("expected HOST:PORT or PORT, e.g. 127.0.0.1:8000 or 8000".to_string()),
     }
 }

@@ -356,15 +356,9 @@ async fn post(
             (run.frames.clone(), st.cfg.pacing, outcome)
         }
         Err((code, message)) => {
-            let events = vec![
-                Event::RunStarted {
-                    timestamp: None,
-                    thread_id: req.thread_id.clone(),
-                    run_id: req.run_id.clone(),
-                    input: None,
-                },
-                stream::run_error(message, code),
-            ];
+            // Its ids are the request's, as every RUN_STARTED served ([`stream::personalize`]).
+            let started = Event::Passthrough(json!({"type": "RUN_STARTED"}));
+            let events = vec![started, stream::run_error(message, code)];
             let outcome = format!("RUN_ERROR {code}");
             (stream::frames(events), Pacing::instant(), outcome)
         }

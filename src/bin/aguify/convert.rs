@@ -141,18 +141,17 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     let inputs = crate::terminal::open_inputs(&args.input.files, stdin_name, false, None)?;
     let names: Vec<Arc<str>> = inputs.iter().map(|i| i.name.clone()).collect();
     let opts = options::pipeline_options(&args.input, &args.map);
-    let stdout = io::stdout();
-    let lock = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let out = io::BufWriter::with_capacity(64 * 1024, io::stdout().lock());
     let name = match names.as_slice() {
-        [one] => one.to_string(),
-        _ => "(input)".to_string(),
+        [one] => one.clone(),
+        _ => Arc::from("(input)"),
     };
     // Printed as they occur: only the first few of each rule are kept and printed.
     let config = options::check_config(&args.rules, &args.map.policy, args.rules.max_per_rule);
     let mut obs = ConvertObserver {
-        sink: FrameSink::new(args.to, lock),
+        sink: FrameSink::new(args.to, out),
         pacer: args.pace.then(|| Pacer::new(args.pacing)),
-        checker: Checker::new(Arc::from(name.as_str()), config),
+        checker: Checker::new(name, config),
         unread: names.iter().cloned().collect(),
         held: vec![],
         color: crate::terminal::use_color(args.color, io::stderr().is_terminal()),

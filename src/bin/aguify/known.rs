@@ -14,12 +14,9 @@ pub fn tell_last_bad<T>(result: &Result<T, aguify::Error>) {
 
 /// Tells (on stderr) each file of which nothing was read; whether there was one.
 pub fn report(stats: &Stats) -> bool {
-    let mut any = false;
-    for (name, why) in aguify::known::unread_files(stats) {
-        eprintln!("aguify: {}: {}", printable(name), printable(&why));
-        any = true;
-    }
-    any
+    let told = aguify::known::unread_files(stats)
+        .inspect(|(name, why)| eprintln!("aguify: {}: {}", printable(name), printable(why)));
+    told.count() > 0
 }
 
 /// Runs the pipeline into `obs`: under `--strict`, the bad line it stopped at is told first;

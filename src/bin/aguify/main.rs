@@ -133,7 +133,9 @@ fn stdout_written(written: io::Result<()>) -> ExitCode {
 /// command writes, [`output_of`]), and the OS's text appears once, without its `(os error
 /// N)` suffix.
 fn message(e: &anyhow::Error, writing: &str) -> String {
-    match e.downcast_ref::<aguify::Error>() {
+    // A bare I/O error is a command's own write of its output (its inputs are read through
+    // the library, whose errors name the file).
+    let output = match e.downcast_ref::<aguify::Error>() {
         Some(aguify::Error::Input { path, source }) => {
             let verb = match source.kind() {
                 io::ErrorKind::NotFound | io::ErrorKind::PermissionDenied => "open",
@@ -142,14 +144,10 @@ fn message(e: &anyhow::Error, writing: &str) -> String {
             };
             return format!("cannot {verb} {path}: {}", os_text(source));
         }
-        Some(aguify::Error::Output(source)) => {
-            return format!("cannot write {writing}: {}", os_text(source));
-        }
-        _ => {}
-    }
-    // A bare I/O error is a command's own write of its output (its inputs are read through
-    // the library, whose errors name the file).
-    if let (Some(source), 1) = (e.downcast_ref::<io::Error>(), e.chain().count()) {
+        Some(aguify::Error::Output(source)) => Some(source),
+        _ => e.downcast_ref().filter(|_| e.chain().count() == 1),
+    };
+    if let Some(source) = output {
         return format!("cannot write {writing}: {}", os_text(source));
     }
     let mut out = String::new();

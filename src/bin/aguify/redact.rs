@@ -18,15 +18,13 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     // Redacts one input into `out`, counting into `total`, reporting its bad lines.
     let mut each = |f: &String, out: &mut dyn Write| -> anyhow::Result<()> {
         let input = aguify::pipeline::Input::open(f)?;
-        let shown = match (f.as_str(), &args.stdin.stdin_filename) {
-            ("-", Some(n)) => n.clone(),
-            _ => f.to_string(),
-        };
+        let shown = args.stdin.stdin_filename.as_deref().filter(|_| f == "-");
+        let shown = shown.unwrap_or(f);
         let mut bad =
             |line, why: &str| eprintln!("aguify: {shown}:{line}: {why} (passed through redacted)");
         let redacted =
             (input.open)().and_then(|mut r| file::redact(&mut r, out, opts, &mut total, &mut bad));
-        Ok(redacted.map_err(aguify::Error::input(&shown))?)
+        Ok(redacted.map_err(aguify::Error::input(shown))?)
     };
     match to_dir {
         Some(dir) => {
@@ -48,9 +46,8 @@ pub fn run(args: RedactArgs) -> anyhow::Result<i32> {
     }
     let (secrets, bad_lines) = (total.secrets, total.bad_lines);
     if !secrets.is_empty() {
-        let total: u64 = secrets.values().sum();
+        let total = count(secrets.values().sum::<u64>() as usize, "secret");
         let kinds: Vec<String> = secrets.iter().map(|(k, n)| format!("{n} {k}")).collect();
-        let total = count(total as usize, "secret");
         eprintln!("aguify: redact: {total} replaced: {}", kinds.join(", "));
     }
     if bad_lines > 0 {

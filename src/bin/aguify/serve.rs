@@ -15,13 +15,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         parse_threads: options::default_threads(),
         ..options::mapping(args.from, &args.policy)
     };
-    let mut conversations = vec![];
-    if !args.files.is_empty() {
-        conversations.push(Conversation::load("default", &args.files, &opts)?);
-    }
-    for spec in &args.conversation {
-        conversations.push(Conversation::load_dir(spec, &opts)?);
-    }
+    let files = (!args.files.is_empty()).then(|| Conversation::load("default", &args.files, &opts));
+    let dirs = (args.conversation.iter()).map(|spec| Conversation::load_dir(spec, &opts));
+    let conversations = files
+        .into_iter()
+        .chain(dirs)
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let log: fn(&str) = |line| eprintln!("aguify: {line}");
     let cfg = ServeConfig {
         log: (!args.quiet).then_some(log),

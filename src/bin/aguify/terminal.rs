@@ -2,7 +2,7 @@
 //! for large files, and `--follow` reading.
 
 use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Seek};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -119,7 +119,6 @@ pub fn open_inputs(
             let reader = FollowReader {
                 file,
                 path: f.clone(),
-                pos: 0,
                 stop: stop.clone(),
                 waited: false,
                 prefix: Vec::new(),
@@ -158,8 +157,6 @@ const PREFIX: usize = 4096;
 pub struct FollowReader {
     file: File,
     path: String,
-    /// Bytes read from `file`.
-    pos: u64,
     stop: Arc<AtomicBool>,
     /// `WouldBlock` was reported at the current end of the file.
     waited: bool,
@@ -181,7 +178,6 @@ impl Read for FollowReader {
                 let keep = (PREFIX - self.prefix.len()).min(n);
                 self.prefix.extend_from_slice(&buf[..keep]);
                 self.waited = false;
-                self.pos += n as u64;
                 return Ok(n);
             }
             if self.changed()? || self.stop.load(Ordering::SeqCst) {
@@ -219,7 +215,7 @@ impl FollowReader {
                 self.deleted_told = false;
                 if self.replaced(&now) {
                     "the file was replaced (rotated); following the new file from its start as a new file"
-                } else if self.file.metadata()?.len() < self.pos {
+                } else if self.file.metadata()?.len() < self.file.stream_position()? {
                     "the file was truncated; reading it again from the start as a new file"
                 } else if self.rewritten()? {
                     "the file was rewritten; reading it again from the start as a new file"
