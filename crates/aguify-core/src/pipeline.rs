@@ -196,14 +196,6 @@ pub trait Observer {
 /// The warning for a file's first timestamp that a client cannot hold (`what` it is).
 pub const TIMESTAMP_WARNING: &str = "v3 `timestamp` is";
 
-fn timestamp_warning(what: &str) -> String {
-    format!(
-        "{TIMESTAMP_WARNING} {what}, expected an integer of milliseconds from 0 to 2^53 - 1 \
-         (what a client's number holds); it and every such timestamp of this file are left out \
-         of the events"
-    )
-}
-
 /// Runs inputs through the pipeline, in order, into `obs`.
 pub fn run(inputs: Vec<Input>, opts: &Options, obs: &mut dyn Observer) -> Result<Stats, Error> {
     let mut conversion = Conversion::new(opts);
@@ -244,6 +236,7 @@ impl<R: BufRead> FileRead<R> {
 
 /// A conversion in progress: the mapper and what one file hands the next (files are
 /// consecutive runs of one thread).
+#[derive(Default)]
 pub(crate) struct Conversion {
     stats: Stats,
     mapper: Mapper,
@@ -264,13 +257,9 @@ pub(crate) struct Conversion {
 impl Conversion {
     pub(crate) fn new(opts: &Options) -> Self {
         Conversion {
-            stats: Stats::default(),
             mapper: Mapper::new(opts.map.clone()),
-            model: Vec::new(),
-            out: Vec::new(),
-            last: None,
-            last_at: None,
             strict: opts.strict,
+            ..Conversion::default()
         }
     }
 
@@ -286,10 +275,7 @@ impl Conversion {
                 Ok(Some(frame)) => self.frame(frame, file, obs)?,
                 Ok(None) => return Ok(true),
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
-                Err(source) => {
-                    let path = file.framer.file.to_string();
-                    return Err(Error::Input { path, source });
-                }
+                Err(e) => return Err(Error::input(&file.framer.file)(e)),
             }
         }
     }
@@ -297,12 +283,11 @@ impl Conversion {
     /// One frame of `file`, through the adapter and the mapper into `obs`.
     fn frame<R: BufRead>(
         &mut self,
-        frame: Frame,
+        (origin, lines, body): Frame,
         file: &mut FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
-        let (origin, lines) = (frame.origin, frame.lines);
-        let (disposition, rec) = match frame.body {
+        let (disposition, rec) = match body {
             Err(disposition) => (disposition, None),
             Ok(rec) => {
                 // The record before is done with: gone before this one is mapped, so
@@ -326,7 +311,6 @@ impl Conversion {
             }
         }
         let bad = matches!(disposition, Disposition::Bad(_));
-        let mut timestamp = None;
         if let Some(rec) = &rec {
             if let Some(w) = file.router.take_warning() {
                 stats.warnings += 1;
@@ -334,10 +318,15 @@ impl Conversion {
             }
             // The v3 `params.timestamp` (ms), if any a client can hold.
             let ts = rec.v3.as_ref().map_or(Ok(None), |ev| ev.timestamp());
-            timestamp = ts.unwrap_or_else(|what| {
+            self.mapper.timestamp = ts.unwrap_or_else(|what| {
                 if !bad && !std::mem::replace(&mut file.bad_timestamp_told, true) {
                     stats.warnings += 1;
-                    obs.warning(&origin, &timestamp_warning(&what));
+                    let warning = format!(
+                        "{TIMESTAMP_WARNING} {what}, expected an integer of milliseconds from 0 \
+                         to 2^53 - 1 (what a client's number holds); it and every such \
+                         timestamp of this file are left out of the events"
+                    );
+                    obs.warning(&origin, &warning);
                 }
                 None
             });
@@ -351,7 +340,6 @@ impl Conversion {
             return Err(Error::Strict(origin.to_string(), bad.message.clone()));
         }
         let Some(rec) = rec else { return Ok(()) };
-        self.mapper.timestamp = timestamp;
         let by_place = file.rereadable
             && file.framer.framing == Some(Framing::Ndjson)
             && rec.text.buffer_len() >= REREAD_BYTES;
@@ -393,11 +381,8 @@ impl Conversion {
         let mut model = std::mem::take(&mut self.model);
         for ev in model.drain(..) {
             obs.model(&ev, origin);
-            if let Some(at) = self
-                .last_at
-                .as_ref()
-                .filter(|_| self.mapper.needs_seed(&ev))
-            {
+            let seeds = self.mapper.needs_seed(&ev);
+            if let Some(at) = self.last_at.as_ref().filter(|_| seeds) {
                 self.mapper.seed = match &self.last {
                     Some(rec) => rec.hash(),
                     None => line_hash(&at.file, at.line).map_err(Error::input(&at.file))?,
@@ -429,10 +414,8 @@ const REREAD_BYTES: usize = 1 << 20;
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
     let mut c = crate::convert::Collect::default();
     let stats = run(inputs, opts, &mut c)?;
-    Ok((
-        c.events.iter().map(|e| e.to_value().into_owned()).collect(),
-        stats,
-    ))
+    let events = c.events.iter().map(|e| e.to_value().into_owned()).collect();
+    Ok((events, stats))
 }
 
 #[cfg(test)]

@@ -155,10 +155,8 @@ fn body(line: &[u8]) -> Range<usize> {
 /// Why a line or an SSE frame's data (`what`: `line is`…) of `bytes` bytes is skipped.
 pub(super) fn too_long(what: &str, bytes: usize, max: usize) -> BadLine {
     let limit = format!("over the --max-line-bytes limit of {max} bytes");
-    BadLine::new(
-        Reason::TooLong,
-        format!("{what} {bytes} bytes, {limit}; skipped"),
-    )
+    let message = format!("{what} {bytes} bytes, {limit}; skipped");
+    BadLine::new(Reason::TooLong, message)
 }
 
 /// Why a line is not UTF-8, as [`LineReader::next_line`] reports it.

@@ -90,14 +90,12 @@ impl SseFramer {
                 "event" => self.frame.event = Some(value.to_string()),
                 "id" | "retry" => {}
                 // Unknown fields carry nothing to map; the first is named if the frame has no data.
-                _ => {
-                    self.frame
-                        .stray
-                        .get_or_insert_with(|| match logical.char_indices().nth(40) {
-                            Some((i, _)) => format!("{}…", &logical[..i]),
-                            None => logical.to_string(),
-                        });
+                _ if self.frame.stray.is_none() => {
+                    let cut = |(i, _): (usize, char)| format!("{}…", &logical[..i]);
+                    let at = logical.char_indices().nth(40);
+                    self.frame.stray = Some(at.map_or_else(|| logical.into(), cut));
                 }
+                _ => {}
             }
         }
     }
@@ -117,18 +115,17 @@ impl SseFramer {
             // already gave its count to an earlier frame).
             (None, ..) if lines == 0 => return None,
             (None, ..) => Err(Disposition::Ignored("SSE frame separator")),
-            (_, Some(Err(bytes)), _) => Err(Disposition::Bad(super::lines::too_long(
-                "SSE frame's data is",
-                bytes,
-                self.max_bytes,
-            ))),
-            (_, None, Some(stray)) => Err(Disposition::Bad(BadLine::new(
-                Reason::NotJson,
-                format!(
-                    "SSE frame without a `data:` field (found `{stray}`): expected `data: \
-                     <JSON>` lines, each frame ended by a blank line"
-                ),
-            ))),
+            (_, Some(Err(bytes)), _) => {
+                let bad = super::lines::too_long("SSE frame's data is", bytes, self.max_bytes);
+                Err(Disposition::Bad(bad))
+            }
+            (_, None, Some(stray)) => {
+                let message = format!(
+                    "SSE frame without a `data:` field (found `{stray}`): expected `data: <JSON>` \
+                     lines, each frame ended by a blank line"
+                );
+                Err(Disposition::Bad(BadLine::new(Reason::NotJson, message)))
+            }
             (_, None, None) => Err(Disposition::Ignored(
                 "SSE frame without data (comment, event, id or retry only)",
             )),
@@ -141,18 +138,13 @@ impl SseFramer {
                     Some(name) => self.bare_v3_envelope(name, data),
                     None => data,
                 };
-                let read = Record::read(origin.clone(), lines, event, data.into(), |d| {
-                    parse_json(d, true)
-                });
+                let parse = |d: &str| parse_json(d, true);
+                let read = Record::read(origin.clone(), lines, event, data.into(), parse);
                 let bad = |b: BadLine| BadLine::new(b.reason, format!("SSE data: {b}"));
                 read.map(Box::new).map_err(|b| Disposition::Bad(bad(b)))
             }
         };
-        Some(Frame {
-            origin,
-            lines,
-            body,
-        })
+        Some((origin, lines, body))
     }
 
     /// The v3 event of a frame of LangGraph.js's v3 event stream, as the envelope the v3
@@ -224,18 +216,15 @@ mod tests {
     }
 
     fn records(frames: &[Frame]) -> Vec<&Record> {
-        frames
-            .iter()
-            .filter_map(|f| f.body.as_deref().ok())
-            .collect()
+        frames.iter().filter_map(|f| f.2.as_deref().ok()).collect()
     }
 
     /// Each frame as `record|bad|ignored LINE/LINES`, a bad one with its message.
     fn shapes(frames: &[Frame]) -> Vec<String> {
-        let shape = |f: &Frame| match &f.body {
+        let shape = |(origin, lines, body): &Frame| match body {
             Ok(r) => format!("record {}/{}", r.origin.line, r.lines),
-            Err(Disposition::Bad(bad)) => format!("bad {}/{}: {bad}", f.origin.line, f.lines),
-            Err(_) => format!("ignored {}/{}", f.origin.line, f.lines),
+            Err(Disposition::Bad(bad)) => format!("bad {}/{lines}: {bad}", origin.line),
+            Err(_) => format!("ignored {}/{lines}", origin.line),
         };
         frames.iter().map(shape).collect()
     }
@@ -258,7 +247,7 @@ mod tests {
         let input =
             ": c\nevent: values\ndata: {\"a\":1}\n\n\n\ndata: {\"a\":2}\r\rdata: {\"a\":3}\r\r";
         let got = frames(input, 0);
-        let lines: u64 = got.iter().map(|f| f.lines).sum();
+        let lines: u64 = got.iter().map(|f| f.1).sum();
         assert_eq!(lines, input.split('\n').count() as u64);
         let values: Vec<&serde_json::Value> =
             records(&got).iter().map(|r| &r.value()["a"]).collect();
@@ -317,7 +306,7 @@ mod tests {
             ),
             0,
         );
-        let Some(Ok(r)) = platform.first().map(|f| &f.body) else {
+        let Some(Ok(r)) = platform.first().map(|f| &f.2) else {
             panic!("{platform:?}")
         };
         assert_eq!(r.v3.as_ref().and_then(|e| e.seq.clone()), Some(1.into()));

@@ -61,10 +61,7 @@ impl Mapper {
         if self.opts.text == TextPolicy::Final {
             return;
         }
-        for i in ais.into_iter().rev() {
-            let Some(msg) = list[i].to_agui(i) else {
-                continue;
-            };
+        for msg in ais.into_iter().rev().filter_map(|i| list[i].to_agui(i)) {
             let id = msg.id;
             if self.client.holds_ai(&id) {
                 continue;
@@ -128,10 +125,8 @@ impl Mapper {
     /// [`lc::to_agui_messages`] would, at their place in the list).
     fn results_from_state(&mut self, msgs: &[MessageRef<'_>], out: &mut Vec<Event>) {
         for (i, m) in msgs.iter().enumerate() {
-            let Some(call_id) = m.tool_call().filter(|c| self.unanswered(c)) else {
-                continue;
-            };
-            if let Some(r) = m.tool_result(i, call_id.into_owned()) {
+            let call = m.tool_call().filter(|c| self.unanswered(c));
+            if let Some(r) = call.and_then(|c| m.tool_result(i, c.into_owned())) {
                 self.tool_end(r, out);
             }
         }

@@ -363,8 +363,9 @@ impl Mapper {
                 parent_tool_call_id,
             } => self.subagent_start(id, name, parent_tool_call_id, out),
             ModelEvent::SubagentEnd { id, error } => {
+                let success = Ok((None, json!({"type": "success"})));
                 let end = error.map(|e| (error_code::classify(&e), e.message));
-                self.subagent_end(id, end.map_or(Ok((None, subagent::success())), Err), out)
+                self.subagent_end(id, end.map_or(success, Err), out)
             }
             ModelEvent::MessageStart { .. } => {}
             ModelEvent::TextDelta { message_id, text } => self.text_delta(message_id, text, out),
@@ -455,14 +456,12 @@ impl Mapper {
     /// A node ends: STEP_FINISHED when no other run of its name is open.
     fn step_end(&mut self, key: &str, out: &mut Vec<Event>) {
         let run = self.run_mut();
-        let Some(step) = run.step_keys.remove(key) else {
-            return;
-        };
-        let Some(n) = run.steps.get_mut(&step) else {
+        let step = run.step_keys.remove(key);
+        let Some(n) = step.as_ref().and_then(|s| run.steps.get_mut(s)) else {
             return;
         };
         *n -= 1;
-        if *n == 0 {
+        if let (0, Some(step)) = (*n, step) {
             run.steps.shift_remove(&step);
             self.emit_step(step, false, out);
         }
@@ -544,11 +543,10 @@ impl Mapper {
     /// whose messages are the run's, instead of an AG-UI copy of every state's list), and
     /// `out` is cleared.
     pub fn settle(&mut self, out: &mut Vec<Event>) {
-        if let Some(at) = self.snapshot_at.take() {
-            if let Some(Event::StateSnapshot { snapshot, .. }) = out.get_mut(at) {
-                let state = std::mem::replace(snapshot, Snapshot::Value(Value::Null));
-                self.run_mut().messages = Some(state);
-            }
+        let at = self.snapshot_at.take();
+        if let Some(Event::StateSnapshot { snapshot, .. }) = at.and_then(|at| out.get_mut(at)) {
+            let state = std::mem::replace(snapshot, Snapshot::Value(Value::Null));
+            self.run_mut().messages = Some(state);
         }
         out.clear();
     }

@@ -92,8 +92,7 @@ impl Mapper {
     pub(super) fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
         let message_id = rid.clone();
         self.push(own!(ReasoningMessageEnd { message_id }), out);
-        let message_id = rid;
-        self.push(own!(ReasoningEnd { message_id }), out);
+        self.push(own!(ReasoningEnd { message_id: rid }), out);
     }
 
     /// `--tool-steps reasoning`: a line of the narration.

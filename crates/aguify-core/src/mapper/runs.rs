@@ -14,11 +14,10 @@ impl Mapper {
                 resume,
                 state,
             } => {
-                if self.run.is_some() {
-                    let cut = "a new run started before this one ended";
-                    let code = error_code::INCOMPLETE_STREAM;
-                    self.end_run(Ending::Failed(code, cut.into(), None), out);
-                }
+                // A run still open is cut off ([`Mapper::end_run`] does nothing otherwise).
+                let cut = "a new run started before this one ended";
+                let code = error_code::INCOMPLETE_STREAM;
+                self.end_run(Ending::Failed(code, cut.into(), None), out);
                 return self.start_run(thread_id, run_id, messages, resume, state, out);
             }
             ModelEvent::RunFailed(info) if error_code::is_cancelled(&info) => Ending::Cancelled,
@@ -100,15 +99,13 @@ impl Mapper {
             input,
         };
         self.subagents = Default::default();
-        let mut run = Run::default();
         // The calls the interrupt suspended are this run's to answer, already started; so are
         // the calls a finished run left pending when the next says it resumes (the platform's
         // classic `events` mode records no interrupt).
         let carries = resumes || (same_thread && resume_given);
-        for (id, call) in suspended.into_iter().filter(|_| carries) {
-            run.resumed.insert(id.clone());
-            run.tools.insert(id, call);
-        }
+        let mut run = Run::default();
+        run.tools = suspended.into_iter().filter(|_| carries).collect();
+        run.resumed = run.tools.keys().cloned().collect();
         self.run = Some(run);
         self.push(e, out);
     }

@@ -81,19 +81,6 @@ impl Subagents {
     }
 }
 
-/// The outcome of a sub-agent that finished normally.
-pub(super) fn success() -> serde_json::Value {
-    serde_json::json!({"type": "success"})
-}
-
-/// The outcome of a sub-agent stopped at the run's interrupts (their ids, when known).
-pub(super) fn suspended(interrupt_ids: &[String]) -> serde_json::Value {
-    match interrupt_ids {
-        [] => serde_json::json!({"type": "suspended"}),
-        ids => serde_json::json!({"type": "suspended", "interruptIds": ids}),
-    }
-}
-
 impl Mapper {
     /// SUBAGENT_STARTED for sub-agent `id` (once).
     pub(super) fn subagent_start(
@@ -159,8 +146,10 @@ impl Mapper {
             let own = (interrupts.iter()).filter(|i| anyone || subagents.raised(i) == Some(id));
             let own: Vec<String> = own.map(|i| i.id.clone()).collect();
             let end = match ending {
-                Ending::Finished if interrupts.is_empty() => Ok((None, success())),
-                Ending::Finished => Ok((None, suspended(&own))),
+                Ending::Finished if interrupts.is_empty() => Ok((None, json!({"type": "success"}))),
+                // Stopped at the run's interrupts: their ids, when known.
+                Ending::Finished if own.is_empty() => Ok((None, json!({"type": "suspended"}))),
+                Ending::Finished => Ok((None, json!({"type": "suspended", "interruptIds": own}))),
                 Ending::Failed(code, message, _) => Err((*code, message.clone())),
                 Ending::Cancelled => Err((error_code::CANCELLED, CANCELLED_MESSAGE.into())),
             };

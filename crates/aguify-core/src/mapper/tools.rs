@@ -161,7 +161,7 @@ impl Mapper {
         for id in under.map(|(id, _)| id.clone()).collect::<Vec<_>>() {
             let text = content.clone().into_text();
             let end = match r.error {
-                false => Ok((Some(text.into()), subagent::success())),
+                false => Ok((Some(text.into()), json!({"type": "success"}))),
                 true => Err((error_code::AGENT_INTERNAL, text)),
             };
             self.subagent_end(id, end, out);
