@@ -34,9 +34,8 @@ fn frames(bytes: &[u8], ctl: u8, threads: usize) -> Vec<(char, u64, u64, String)
             Ok(None) => break,
             Err(e) => panic!("in-memory read failed: {e}"),
         };
-        let (origin, lines, body) = frame;
-        let line = origin.line;
-        out.push(match body {
+        let (line, lines) = (frame.origin.line, frame.lines);
+        out.push(match frame.body {
             Ok(r) => ('r', r.origin.line, r.lines, String::new()),
             Err(Disposition::Bad(bad)) => ('b', line, lines, bad.message),
             Err(_) => ('i', line, lines, String::new()),

@@ -283,11 +283,12 @@ impl Conversion {
     /// One frame of `file`, through the adapter and the mapper into `obs`.
     fn frame<R: BufRead>(
         &mut self,
-        (origin, lines, body): Frame,
+        frame: Frame,
         file: &mut FileRead<R>,
         obs: &mut dyn Observer,
     ) -> Result<(), Error> {
-        let (disposition, rec) = match body {
+        let (origin, lines) = (frame.origin, frame.lines);
+        let (disposition, rec) = match frame.body {
             Err(disposition) => (disposition, None),
             Ok(rec) => {
                 // The record before is done with: gone before this one is mapped, so

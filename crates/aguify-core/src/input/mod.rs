@@ -149,10 +149,17 @@ pub fn text_hash(bytes: &[u8]) -> u64 {
     foldhash::quality::FixedState::default().hash_one(bytes)
 }
 
-/// What the framer produced for a stretch of input: where it starts (the record's origin),
-/// how many input lines it spans, and the record or why the lines are not one: ignored (blank
-/// lines, SSE comments, with the reason) or bad (could not be read as one).
-pub type Frame = (Origin, u64, Result<Box<Record>, Disposition>);
+/// What the framer produced for a stretch of input: a record, or lines that are not one.
+#[derive(Debug)]
+pub struct Frame {
+    /// Where the stretch starts (the record's origin).
+    pub origin: Origin,
+    /// How many input lines it spans.
+    pub lines: u64,
+    /// The record, or why the lines are not one: ignored (blank lines, SSE comments, with the
+    /// reason) or bad (could not be read as one).
+    pub body: Result<Box<Record>, Disposition>,
+}
 
 /// Which framing a file uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,7 +319,11 @@ where
             .map(Box::new)
             .map_err(Disposition::Bad),
     };
-    (origin, 1, body)
+    Frame {
+        origin,
+        lines: 1,
+        body,
+    }
 }
 
 /// How a v2 event's line opens: its first key `event`, its value starting `on_` (whitespace
@@ -434,6 +445,6 @@ pub(crate) mod tests {
             file: "t".into(),
             line: n,
         };
-        frame_ndjson_line(Ok(l), origin).2.ok().map(|r| *r)
+        frame_ndjson_line(Ok(l), origin).body.ok().map(|r| *r)
     }
 }

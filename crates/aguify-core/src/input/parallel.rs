@@ -354,7 +354,7 @@ mod tests {
         assert!(pool.full());
         let recycle = |pool: &mut ParsePool| {
             for f in pool.next_batch().unwrap_or_default() {
-                if let Ok(r) = f.2 {
+                if let Ok(r) = f.body {
                     pool.recycle(r);
                 }
             }
@@ -386,7 +386,7 @@ mod tests {
         let file: Arc<str> = Arc::from("t");
         let mut pool = ParsePool::new(3);
         let mut got = vec![];
-        let line = |f: &Frame| f.2.as_ref().map_or(0, |r| r.origin.line);
+        let line = |f: &Frame| f.body.as_ref().map_or(0, |r| r.origin.line);
         for b in 0..40u64 {
             let mut batch = Batch::default();
             for i in 0..10 {
@@ -408,8 +408,8 @@ mod tests {
         batch.push(3, Ok("  "));
         batch.push(4, Ok("{\"a\""));
         let frames = batch.take().parse(&file);
-        assert!(frames[0].2.is_ok());
-        let shape = |f: &Frame| match &f.2 {
+        assert!(frames[0].body.is_ok());
+        let shape = |f: &Frame| match &f.body {
             Err(disposition) => format!("{disposition:?}"),
             Ok(_) => "record".into(),
         };

@@ -144,7 +144,11 @@ impl SseFramer {
                 read.map(Box::new).map_err(|b| Disposition::Bad(bad(b)))
             }
         };
-        Some((origin, lines, body))
+        Some(Frame {
+            origin,
+            lines,
+            body,
+        })
     }
 
     /// The v3 event of a frame of LangGraph.js's v3 event stream, as the envelope the v3
@@ -216,15 +220,18 @@ mod tests {
     }
 
     fn records(frames: &[Frame]) -> Vec<&Record> {
-        frames.iter().filter_map(|f| f.2.as_deref().ok()).collect()
+        frames
+            .iter()
+            .filter_map(|f| f.body.as_deref().ok())
+            .collect()
     }
 
     /// Each frame as `record|bad|ignored LINE/LINES`, a bad one with its message.
     fn shapes(frames: &[Frame]) -> Vec<String> {
-        let shape = |(origin, lines, body): &Frame| match body {
+        let shape = |f: &Frame| match &f.body {
             Ok(r) => format!("record {}/{}", r.origin.line, r.lines),
-            Err(Disposition::Bad(bad)) => format!("bad {}/{lines}: {bad}", origin.line),
-            Err(_) => format!("ignored {}/{lines}", origin.line),
+            Err(Disposition::Bad(bad)) => format!("bad {}/{}: {bad}", f.origin.line, f.lines),
+            Err(_) => format!("ignored {}/{}", f.origin.line, f.lines),
         };
         frames.iter().map(shape).collect()
     }
@@ -247,7 +254,7 @@ mod tests {
         let input =
             ": c\nevent: values\ndata: {\"a\":1}\n\n\n\ndata: {\"a\":2}\r\rdata: {\"a\":3}\r\r";
         let got = frames(input, 0);
-        let lines: u64 = got.iter().map(|f| f.1).sum();
+        let lines: u64 = got.iter().map(|f| f.lines).sum();
         assert_eq!(lines, input.split('\n').count() as u64);
         let values: Vec<&serde_json::Value> =
             records(&got).iter().map(|r| &r.value()["a"]).collect();
@@ -306,7 +313,7 @@ mod tests {
             ),
             0,
         );
-        let Some(Ok(r)) = platform.first().map(|f| &f.2) else {
+        let Some(Ok(r)) = platform.first().map(|f| &f.body) else {
             panic!("{platform:?}")
         };
         assert_eq!(r.v3.as_ref().and_then(|e| e.seq.clone()), Some(1.into()));
