@@ -97,7 +97,8 @@ pub fn describe_record(rec: &Record, kind: &RecordKind) -> String {
                 _ => None,
             };
             // The namespace's parts, each without its task id.
-            let parts: Vec<&str> = (v3.parts())
+            let parts: Vec<&str> = v3
+                .parts()
                 .map(|p| p.split(':').next().unwrap_or(p))
                 .collect();
             let ns = v3.namespace.is_some_and(|a| !a.is_empty());

@@ -479,7 +479,11 @@ fn fit(segs: &[Segment], width: Option<usize>) -> Vec<Segment> {
         if class == Preview && excess(&out) > 0 {
             share_previews(&mut out, width);
         }
-        let room = id_room * usize::from(matches!(class, Detail | LastDetail));
+        let room = if matches!(class, Detail | LastDetail) {
+            id_room
+        } else {
+            0
+        };
         let mut i = out.len();
         while i > 0 && excess(&out) > room {
             i -= 1;

@@ -16,10 +16,10 @@ pub fn run(args: ServeArgs) -> anyhow::Result<i32> {
         ..options::mapping(args.from, &args.policy)
     };
     let files = (!args.files.is_empty()).then(|| Conversation::load("default", &args.files, &opts));
-    let dirs = (args.conversation.iter()).map(|spec| Conversation::load_dir(spec, &opts));
+    let dirs = args.conversation.iter();
     let conversations = files
         .into_iter()
-        .chain(dirs)
+        .chain(dirs.map(|spec| Conversation::load_dir(spec, &opts)))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let log: fn(&str) = |line| eprintln!("aguify: {line}");
     let cfg = ServeConfig {

@@ -301,9 +301,10 @@ impl super::Adapt for V2Adapter {
             out.push(ModelEvent::RunEnd);
             return;
         }
-        let reason = match self.run.models.is_empty() {
-            false => "the log stops mid-message: no root end and no error line",
-            true => "the log stops before the root run ended, with no error line",
+        let reason = if self.run.models.is_empty() {
+            "the log stops before the root run ended, with no error line"
+        } else {
+            "the log stops mid-message: no root end and no error line"
         };
         let reason = reason.to_string();
         out.push(ModelEvent::RunIncomplete { reason });

@@ -293,7 +293,8 @@ impl V3Adapter {
                     Data::Payload(p) => p.clone(),
                     other => Payload::from_value(other.value()),
                 };
-                let payload = (name.and(data.fields()))
+                let payload = name
+                    .and(data.fields())
                     .and_then(|o| o.get("payload").map(|p| Payload::of_field(p)));
                 out.push(custom_event(name, payload.unwrap_or(data)));
                 Disposition::Mapped
@@ -314,8 +315,10 @@ impl V3Adapter {
         }
         self.ensure_started(out);
         // Python puts a subgraph's lifecycle on the parent namespace, naming it in `data.namespace`.
-        let key =
-            (l.namespace.0.as_ref()).map_or_else(|| ns.to_string(), |n| namespace_key(Some(n)));
+        let key = match &l.namespace.0 {
+            Some(n) => namespace_key(Some(n)),
+            None => ns.to_string(),
+        };
         if key.is_empty() {
             self.saw_root_lifecycle = true;
             self.deferred_end = Some(match event {
