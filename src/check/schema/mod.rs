@@ -441,7 +441,11 @@ pub fn check_ev(f: &Ev<'_>) -> Vec<Issue> {
         return v.out;
     };
     // The BaseEvent fields: `subagentRunId` is the last, where an event may carry it.
-    let base = &BASE[..BASE.len() - usize::from(!sub_ok)];
+    let base = if sub_ok {
+        BASE
+    } else {
+        &BASE[..BASE.len() - 1]
+    };
     v.object(P::Root, ev, fields, base);
     v.out
 }
