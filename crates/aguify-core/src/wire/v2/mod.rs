@@ -114,6 +114,7 @@ pub type Conversation = Vec<std::sync::Arc<crate::wire::state::SharedJson>>;
 /// The line as read: the event filled in place (its few hundred bytes not moved through
 /// the returns), `data` read for the event's kind as it comes (every recorder writes `event`
 /// first: its kind is read whatever the rest of the envelope says).
+#[derive(Default)]
 struct Wire<'a> {
     ev: Box<Event>,
     /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
@@ -174,14 +175,7 @@ enum Key {
 impl<'de> Shape<'de> for Wire<'de> {
     fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Wire<'de>>, M::Error> {
         use serde::de::Error;
-        let (ev, chain) = (Box::default(), None);
-        let mut w = Wire {
-            ev,
-            chain,
-            chunk: false,
-            seen: [false; 9],
-            v3: [false; 2],
-        };
+        let mut w = Wire::default();
         while let Some(key) = m.next_key::<Key>()? {
             if key != Key::Other && std::mem::replace(&mut w.seen[key as usize], true) {
                 return Err(M::Error::custom("a repeated key"));
