@@ -263,7 +263,7 @@ impl Observer for TimelineBuilder {
         };
         let recorded = match kind {
             RecordKind::Agui => true,
-            RecordKind::V2 => rec.v2.as_ref().is_some_and(|e| e.thread_id.is_some()),
+            RecordKind::V2 => matches!(&rec.v2, Some(e) if e.meta.thread_id.0.is_some()),
             _ => false,
         };
         if recorded && !self.thread_recorded.contains(&rec.origin.file) {

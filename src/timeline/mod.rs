@@ -323,7 +323,7 @@ pub fn namespace_depth(rec: &Record) -> usize {
         let ns = lifecycle.or_else(|| ev.namespace().and_then(Value::as_array));
         return ns.map_or(0, Vec::len);
     }
-    match rec.v2.as_ref().and_then(|e| e.checkpoint_ns.as_deref()) {
+    match rec.v2.as_ref().and_then(|e| e.meta.ns.0.as_deref()) {
         Some(ns) if !ns.is_empty() => ns.split('|').count(),
         _ => 0,
     }

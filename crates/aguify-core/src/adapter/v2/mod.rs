@@ -97,7 +97,7 @@ impl V2Adapter {
                 }
                 self.root = run_id.clone();
                 self.run.started = true;
-                let thread_id = ev.thread_id.clone().or_else(|| self.hint_thread_id.clone());
+                let thread_id = ev.meta.thread_id.0.clone().or(self.hint_thread_id.clone());
                 let run_id = run_id.or_else(|| self.hint_run_id.clone());
                 out.push(run_start(thread_id, run_id, data));
                 Disposition::Mapped
@@ -164,10 +164,7 @@ impl V2Adapter {
                     self.ensure_started(out);
                     // What the steps before this one wrote, in order (a step of the root
                     // graph: a nested graph's list is its own).
-                    let nested = ev
-                        .checkpoint_ns
-                        .as_deref()
-                        .is_some_and(|ns| ns.contains('|'));
+                    let nested = ev.meta.ns.0.as_deref().is_some_and(|ns| ns.contains('|'));
                     if let Some(list) = conversation.filter(|_| !nested) {
                         out.push(ModelEvent::Conversation(list.clone()));
                     }
@@ -176,13 +173,13 @@ impl V2Adapter {
                     return Disposition::Mapped;
                 }
                 // A graph a tool invokes starts as a runnable in the tool's task.
-                if let Some(ns) = &ev.checkpoint_ns {
+                if let Some(ns) = &ev.meta.ns.0 {
                     self.run.nest.graph_named(ns, &name);
                 }
                 Disposition::Ignored("runnable inside a node (not a graph step)")
             }
             "on_chain_end" => {
-                self.complete_from_node(ev.checkpoint_ns.as_deref(), calls, out);
+                self.complete_from_node(ev.meta.ns.0.as_deref(), calls, out);
                 if self.run.steps.remove(&run_id) {
                     out.push(ModelEvent::StepEnd { key: run_id });
                     return Disposition::Mapped;
@@ -251,7 +248,7 @@ impl super::Adapt for V2Adapter {
             return self.on_root(ev, kind, out);
         }
         // A namespace under an open tool call's task: a graph runs in the call (a sub-agent).
-        let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
+        let ns = ev.meta.ns.0.as_deref().unwrap_or_default();
         self.run.nest.shows(ns, true, out);
         self.run.nest.scope(ns, out);
         match kind {

@@ -46,7 +46,7 @@ impl V2Adapter {
             }
             "on_chat_model_stream" => match &ev.data {
                 Data::ModelChunk(Some(Ok(chunk))) => {
-                    self.on_stream(&run_id, ev.checkpoint_ns.as_deref(), chunk, out)
+                    self.on_stream(&run_id, ev.meta.ns.0.as_deref(), chunk, out)
                 }
                 Data::ModelChunk(Some(Err(kind))) => Disposition::bad(format!(
                     "on_chat_model_stream whose `data.chunk` is {kind}: expected a message chunk object"
@@ -66,7 +66,7 @@ impl V2Adapter {
                         self.pend(call, name, args, output.field_str("id"), false);
                     }
                 }
-                let traced = (ev.ls_provider.as_deref(), ev.ls_model_name.as_deref());
+                let traced = (ev.meta.ls_provider.0.as_deref(), ev.meta.ls_model_name.0.as_deref());
                 self.end_model(&run_id, output, calls, traced, out);
                 Disposition::Mapped
             }

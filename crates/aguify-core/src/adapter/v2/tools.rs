@@ -83,7 +83,7 @@ impl V2Adapter {
                     v => json_text(v),
                 };
                 if let Some((id, parent)) = id.clone() {
-                    let ns = ev.checkpoint_ns.as_deref().unwrap_or_default();
+                    let ns = ev.meta.ns.0.as_deref().unwrap_or_default();
                     self.run.nest.tool_started(&id, &name, ns);
                     out.push(tool_start(id, name.clone(), Some(args.clone()), parent));
                 }

@@ -37,16 +37,25 @@ pub struct Event {
     pub hidden: bool,
     /// Whether `parent_ids` is an empty list (`None`: absent, or no list).
     parents_empty: Option<bool>,
-    /// `metadata.langgraph_node`: `Some(None)` when present but no string.
-    node: Option<Option<String>>,
-    pub thread_id: Option<String>,
+    /// What is read of `metadata`.
+    pub meta: Metadata,
+}
+
+/// What is read of `metadata`.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(default)]
+pub struct Metadata {
+    /// `Some(None)` when present but no string.
+    langgraph_node: Present<Text>,
+    pub thread_id: Text,
     /// The namespace of the task the event ran in (`tools:<id>|model:<id>`): where a graph
     /// nested in a tool call (a sub-agent) shows.
-    pub checkpoint_ns: Option<String>,
-    /// A chat model's provider and model as LangChain traces them (`metadata.ls_provider`,
-    /// `metadata.ls_model_name`): usage names them when the message does not.
-    pub ls_provider: Option<String>,
-    pub ls_model_name: Option<String>,
+    #[serde(rename = "langgraph_checkpoint_ns")]
+    pub ns: Text,
+    /// A chat model's provider and model as LangChain traces them: usage names them when the
+    /// message does not.
+    pub ls_provider: Text,
+    pub ls_model_name: Text,
 }
 
 /// What the adapter reads of an event's `data`, by the event's kind (`None` inside: the key
@@ -105,6 +114,7 @@ pub type Conversation = Vec<std::sync::Arc<crate::wire::state::SharedJson>>;
 /// The line as read: the event filled in place (its few hundred bytes not moved through
 /// the returns), `data` read for the event's kind as it comes (every recorder writes `event`
 /// first: its kind is read whatever the rest of the envelope says).
+#[derive(Default)]
 struct Wire<'a> {
     ev: Box<Event>,
     /// A chain event's keys, raw, to be read once the envelope says whose event it is (the
@@ -165,14 +175,7 @@ enum Key {
 impl<'de> Shape<'de> for Wire<'de> {
     fn of_map<M: MapAccess<'de>>(mut m: M) -> Result<Option<Wire<'de>>, M::Error> {
         use serde::de::Error;
-        let (ev, chain) = (Box::default(), None);
-        let mut w = Wire {
-            ev,
-            chain,
-            chunk: false,
-            seen: [false; 9],
-            v3: [false; 2],
-        };
+        let mut w = Wire::default();
         while let Some(key) = m.next_key::<Key>()? {
             if key != Key::Other && std::mem::replace(&mut w.seen[key as usize], true) {
                 return Err(M::Error::custom("a repeated key"));
@@ -197,14 +200,7 @@ impl<'de> Shape<'de> for Wire<'de> {
                     let ids = m.next_value::<Lenient<Vec<IgnoredAny>>>()?;
                     ev.parents_empty = ids.0.map(|p| p.is_empty());
                 }
-                Key::Metadata => {
-                    let md = m.next_value::<Object<Metadata>>()?.0.unwrap_or_default();
-                    ev.node = md.langgraph_node.0.map(|n| n.0);
-                    ev.thread_id = md.thread_id.0;
-                    ev.checkpoint_ns = md.langgraph_checkpoint_ns.0;
-                    ev.ls_provider = md.ls_provider.0;
-                    ev.ls_model_name = md.ls_model_name.0;
-                }
+                Key::Metadata => ev.meta = m.next_value::<Object<_>>()?.0.unwrap_or_default(),
                 Key::Type => w.v3[0] = m.next_value::<Text>()?.0.is_some_and(|t| t == "event"),
                 Key::Method => w.v3[1] = m.next_value::<Text>()?.0.is_some(),
                 Key::Other => drop(m.next_value::<IgnoredAny>()?),
@@ -212,17 +208,6 @@ impl<'de> Shape<'de> for Wire<'de> {
         }
         Ok(Some(w))
     }
-}
-
-/// What is read of `metadata`.
-#[derive(Default, Deserialize)]
-#[serde(default)]
-struct Metadata {
-    langgraph_node: Present<Text>,
-    thread_id: Text,
-    langgraph_checkpoint_ns: Text,
-    ls_provider: Text,
-    ls_model_name: Text,
 }
 
 impl Event {
@@ -276,13 +261,13 @@ impl Event {
     pub fn is_root(&self) -> bool {
         match self.parents_empty {
             Some(empty) => empty,
-            None => self.node.is_none() && self.event.starts_with("on_chain_"),
+            None => self.meta.langgraph_node.0.is_none() && self.event.starts_with("on_chain_"),
         }
     }
 
     /// `metadata.langgraph_node`, when a string.
     pub fn node(&self) -> Option<&str> {
-        self.node.as_ref()?.as_deref()
+        self.meta.langgraph_node.0.as_ref()?.0.as_deref()
     }
 
     /// Whether this chain start is a graph step the adapter shows (a node's run of its own
@@ -562,7 +547,12 @@ mod tests {
         }
         let e = Event::read(r#"{"event":"on_chain_start","run_id":1,"metadata":{"langgraph_node":null},"tags":["a","langsmith:hidden"],"parent_ids":["p"]}"#).expect("v2");
         assert_eq!(
-            (e.run_id, e.node, e.hidden, e.parents_empty),
+            (
+                e.run_id,
+                e.meta.langgraph_node.0.map(|n| n.0),
+                e.hidden,
+                e.parents_empty
+            ),
             (None, Some(None), true, Some(false))
         );
         // `tags` holding the tag (escaped too), not a list holding it.
