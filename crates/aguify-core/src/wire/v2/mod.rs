@@ -124,8 +124,10 @@ struct Wire<'a> {
     chunk: bool,
     /// The keys seen, by [`Key`].
     seen: [bool; 9],
-    /// `type` is `"event"`, `method` a string: a v3 event.
-    v3: [bool; 2],
+    /// `type` is `"event"`: with `method` a string, a v3 event.
+    is_event: bool,
+    /// `method` is a string.
+    method: bool,
 }
 
 /// A tag that is `"langsmith:hidden"`.
@@ -201,8 +203,8 @@ impl<'de> Shape<'de> for Wire<'de> {
                     ev.parents_empty = ids.0.map(|p| p.is_empty());
                 }
                 Key::Metadata => ev.meta = m.next_value::<Object<_>>()?.0.unwrap_or_default(),
-                Key::Type => w.v3[0] = m.next_value::<Text>()?.0.is_some_and(|t| t == "event"),
-                Key::Method => w.v3[1] = m.next_value::<Text>()?.0.is_some(),
+                Key::Type => w.is_event = m.next_value::<Text>()?.0.is_some_and(|t| t == "event"),
+                Key::Method => w.method = m.next_value::<Text>()?.0.is_some(),
                 Key::Other => drop(m.next_value::<IgnoredAny>()?),
             }
         }
@@ -283,7 +285,7 @@ impl Wire<'_> {
     /// model's chunk the typed read declined read again from the line's `text`.
     fn event(self, text: &str) -> Option<Box<Event>> {
         let mut ev = self.ev;
-        if self.v3 == [true; 2] || !self.seen[Key::Event as usize] {
+        if (self.is_event && self.method) || !self.seen[Key::Event as usize] {
             return None;
         }
         if let Some(keys) = self.chain {
