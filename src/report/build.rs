@@ -322,7 +322,7 @@ fn detail(
         }
         // The lanes nest steps by depth (the other kinds have a lane each); a run's end has
         // no bar.
-        if item.kind != "end" {
+        if !matches!(e.line, Line::RunEnd(_)) {
             let b = entry_bar(e, run, &clock, &item, items.len());
             bars.push((e.depth, b));
         }
@@ -515,11 +515,13 @@ fn entry_bar(e: &Entry, run: &RunSummary, clock: &Clock, item: &Item, index: usi
         _ => item.name.clone().unwrap_or_else(|| "error".into()),
     };
     let s = clock.pos(e.index, e.ts);
-    // Spans the run's end cut off last until it (its status says so; a tool call with no
-    // result, when the run failed).
-    let tool_open = item.kind == "tool" && item.result.is_none() && run.outcome.failed();
-    let open_at_end =
-        tool_open || matches!(item.status.as_deref(), Some("not finished" | "cut off"));
+    // Spans the run's end cut off last until it.
+    let open_at_end = match &e.line {
+        Line::StepStart { finished, .. } => !finished,
+        Line::Tool(t) => t.result.is_none() && run.outcome.failed(),
+        Line::Text { cut, .. } => *cut,
+        _ => false,
+    };
     let end = match e.end_index {
         _ if open_at_end => clock.pos(
             run.end_event.unwrap_or(run.first_event + run.events),
