@@ -15,6 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::Message;
+use crate::json::Field;
 pub use crate::model::Snapshot;
 use crate::payload::Payload;
 
@@ -105,7 +106,7 @@ macro_rules! events {
                 match self {
                     $(Event::$u { .. } => Some(EventType::$u),)*
                     $(Event::$t { .. })|* => None,
-                    Event::Passthrough(v) => EventType::of(super::event_type(v)),
+                    Event::Passthrough(v) => v.field_str("type").and_then(EventType::of),
                 }
             }
 
@@ -114,7 +115,7 @@ macro_rules! events {
                 match self {
                     $(Event::$u { .. } => $u_name,)*
                     $(Event::$t { .. } => $t_name,)*
-                    Event::Passthrough(v) => super::event_type(v),
+                    Event::Passthrough(v) => v.field_str("type").unwrap_or(""),
                 }
             }
 
@@ -181,7 +182,7 @@ macro_rules! events {
         /// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place,
         /// `role` and `messageId` dropped.
         fn thinking_value(mut v: Value) -> Value {
-            let thinking = match EventType::of(super::event_type(&v)) {
+            let thinking = match v.field_str("type").and_then(EventType::of) {
                 $(Some(EventType::$t_of) => $t_name,)*
                 _ => return v,
             };
