@@ -148,9 +148,8 @@ struct Feed {
 
 impl Read for Feed {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = io::Read::read(&mut self.fill_buf()?, buf)?;
-        self.consume(n);
-        Ok(n)
+        self.fill_buf()?;
+        self.bytes.read(buf)
     }
 }
 
@@ -159,11 +158,11 @@ impl BufRead for Feed {
         if self.bytes.is_empty() && !self.closed {
             return Err(io::ErrorKind::WouldBlock.into());
         }
-        Ok(self.bytes.as_slices().0)
+        self.bytes.fill_buf()
     }
 
     fn consume(&mut self, amt: usize) {
-        self.bytes.drain(..amt);
+        self.bytes.consume(amt);
     }
 }
 
