@@ -473,7 +473,7 @@ pub struct ResultStatus {
 /// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage` (each count optional in a
 /// capture: an absent one reads as 0, an absent total as none).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase")]
 pub struct UsageTotal {
     /// The model's provider (`openai`), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -482,16 +482,14 @@ pub struct UsageTotal {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Prompt tokens.
-    #[serde(default)]
     pub input_tokens: u64,
     /// Completion tokens.
-    #[serde(default)]
     pub output_tokens: u64,
     /// The provider's total, when it gave one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
     /// Reasoning tokens (counted in `output_tokens` too); 0 is not written.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "is_zero")]
     pub reasoning_tokens: u64,
 }
 
