@@ -428,12 +428,9 @@ impl ToolContent {
     /// What a reader is shown: the text, or the parts' texts with `[image]` (`[audio]`, …)
     /// for each media part.
     pub fn shown(&self) -> String {
-        let part = |p: &Value| match p.get("text").and_then(Value::as_str) {
+        let part = |p: &Value| match p.field_str("text") {
             Some(t) => t.to_string(),
-            None => format!(
-                "[{}]",
-                p.get("type").and_then(Value::as_str).unwrap_or("part")
-            ),
+            None => format!("[{}]", p.field_str("type").unwrap_or("part")),
         };
         match self {
             ToolContent::Text(s) => s.clone(),
