@@ -323,7 +323,7 @@ impl Checker {
         self.ctx.at(&origin, None);
         let rule = match self.family {
             // The client skips an SSE frame without data (the line is AGX503's).
-            Some(Family::Agui) if msg.starts_with(transport::NO_DATA_FRAME) => "AGX503",
+            Some(Family::Agui) if msg.message.starts_with(transport::NO_DATA_FRAME) => "AGX503",
             Some(Family::Agui) => "AGX501",
             _ => bad_rule(msg.reason),
         };

@@ -112,7 +112,7 @@ impl Reader<'_, '_> {
         let value = (!text.trim().is_empty()).then(|| {
             parse_json(text, false).or_else(|why| {
                 self.summary.bad_lines += 1;
-                (self.bad)(number, &why);
+                (self.bad)(number, &why.message);
                 // JSON, not an object: its strings replaced all the same.
                 serde_json::from_str(text)
             })

@@ -118,9 +118,7 @@ impl Converter {
     /// As [`feed`](Self::feed).
     pub fn finish(&mut self) -> Result<(Vec<Event>, Stats), Error> {
         let mut events = self.pump(|feed| feed.closed = true)?;
-        let Some((file, mut conversion)) = self.running.take() else {
-            return Err(Error::Stopped);
-        };
+        let (file, mut conversion) = self.running.take().ok_or(Error::Stopped)?;
         conversion.end_file(file, &mut self.collect)?;
         let stats = conversion.finish(&mut self.collect)?;
         events.append(&mut self.collect.events);
@@ -130,9 +128,7 @@ impl Converter {
     /// Adds to the input (`add`), then converts every frame the bytes fed so far make, and
     /// returns the events made since last taken; an error stops the converter.
     fn pump(&mut self, add: impl FnOnce(&mut Feed)) -> Result<Vec<Event>, Error> {
-        let Some((file, conversion)) = self.running.as_mut() else {
-            return Err(Error::Stopped);
-        };
+        let (file, conversion) = self.running.as_mut().ok_or(Error::Stopped)?;
         add(&mut file.framer.lines.reader);
         if let Err(e) = conversion.pump(file, &mut self.collect) {
             self.running = None;
@@ -152,9 +148,8 @@ struct Feed {
 
 impl Read for Feed {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = io::Read::read(&mut self.fill_buf()?, buf)?;
-        self.consume(n);
-        Ok(n)
+        self.fill_buf()?;
+        self.bytes.read(buf)
     }
 }
 
@@ -163,11 +158,11 @@ impl BufRead for Feed {
         if self.bytes.is_empty() && !self.closed {
             return Err(io::ErrorKind::WouldBlock.into());
         }
-        Ok(self.bytes.as_slices().0)
+        self.bytes.fill_buf()
     }
 
     fn consume(&mut self, amt: usize) {
-        self.bytes.drain(..amt);
+        self.bytes.consume(amt);
     }
 }
 

@@ -73,8 +73,7 @@ pub enum Reason {
     BlockLifecycle,
 }
 
-/// A line that was left out: why, by type and in words. It reads as its message (`Deref`
-/// to `str`, `Display`).
+/// A line that was left out: why, by type and in words. It displays as its message.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[error("{message}")]
 pub struct BadLine {
@@ -98,13 +97,6 @@ impl BadLine {
 impl<T: Into<String>> From<T> for BadLine {
     fn from(message: T) -> Self {
         BadLine::new(Reason::Unconvertible, message)
-    }
-}
-
-impl std::ops::Deref for BadLine {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.message
     }
 }
 

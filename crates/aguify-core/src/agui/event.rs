@@ -15,6 +15,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::Message;
+use crate::json::Field;
 pub use crate::model::Snapshot;
 use crate::payload::Payload;
 
@@ -105,7 +106,7 @@ macro_rules! events {
                 match self {
                     $(Event::$u { .. } => Some(EventType::$u),)*
                     $(Event::$t { .. })|* => None,
-                    Event::Passthrough(v) => EventType::of(super::event_type(v)),
+                    Event::Passthrough(v) => v.field_str("type").and_then(EventType::of),
                 }
             }
 
@@ -114,7 +115,7 @@ macro_rules! events {
                 match self {
                     $(Event::$u { .. } => $u_name,)*
                     $(Event::$t { .. } => $t_name,)*
-                    Event::Passthrough(v) => super::event_type(v),
+                    Event::Passthrough(v) => v.field_str("type").unwrap_or(""),
                 }
             }
 
@@ -181,7 +182,7 @@ macro_rules! events {
         /// [`Event::into_thinking`] of a passed-through event: its `type` renamed in place,
         /// `role` and `messageId` dropped.
         fn thinking_value(mut v: Value) -> Value {
-            let thinking = match EventType::of(super::event_type(&v)) {
+            let thinking = match v.field_str("type").and_then(EventType::of) {
                 $(Some(EventType::$t_of) => $t_name,)*
                 _ => return v,
             };
@@ -427,12 +428,9 @@ impl ToolContent {
     /// What a reader is shown: the text, or the parts' texts with `[image]` (`[audio]`, …)
     /// for each media part.
     pub fn shown(&self) -> String {
-        let part = |p: &Value| match p.get("text").and_then(Value::as_str) {
+        let part = |p: &Value| match p.field_str("text") {
             Some(t) => t.to_string(),
-            None => format!(
-                "[{}]",
-                p.get("type").and_then(Value::as_str).unwrap_or("part")
-            ),
+            None => format!("[{}]", p.field_str("type").unwrap_or("part")),
         };
         match self {
             ToolContent::Text(s) => s.clone(),
@@ -472,7 +470,7 @@ pub struct ResultStatus {
 /// One (provider, model)'s tokens in a `RUN_FINISHED`'s `usage` (each count optional in a
 /// capture: an absent one reads as 0, an absent total as none).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(default, rename_all = "camelCase")]
 pub struct UsageTotal {
     /// The model's provider (`openai`), when known.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -481,16 +479,14 @@ pub struct UsageTotal {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Prompt tokens.
-    #[serde(default)]
     pub input_tokens: u64,
     /// Completion tokens.
-    #[serde(default)]
     pub output_tokens: u64,
     /// The provider's total, when it gave one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_tokens: Option<u64>,
     /// Reasoning tokens (counted in `output_tokens` too); 0 is not written.
-    #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(skip_serializing_if = "is_zero")]
     pub reasoning_tokens: u64,
 }
 

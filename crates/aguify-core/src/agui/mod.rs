@@ -4,19 +4,8 @@
 mod event;
 mod message;
 
-pub use message::{Function, Item, Message, Msg, ToolCall};
-
-pub use event::{
-    ErrorDetail, Event, EventType, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
-    EVENT_TYPES,
-};
-
-use serde_json::Value;
-
-/// The `type` of an event value.
-pub fn event_type(ev: &Value) -> &str {
-    ev.get("type").and_then(Value::as_str).unwrap_or("")
-}
+pub use event::*;
+pub use message::*;
 
 #[cfg(test)]
 mod tests {
