@@ -122,10 +122,7 @@ impl V2Adapter {
                     Data::Part(None) => {
                         Disposition::Ignored("root stream part of another stream mode")
                     }
-                    data => {
-                        if let Data::Calls(calls, _) = data {
-                            self.remember_calls(calls);
-                        }
+                    _ => {
                         Disposition::Ignored("root stream chunk is a node's update, not the state")
                     }
                 }
@@ -149,14 +146,10 @@ impl V2Adapter {
 
     fn on_chain(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let run_id = ev.run_id.clone().unwrap_or_default();
-        // The calls a chain's output holds, or those a step executes: a `Send` payload's
-        // (create_agent `tools` runs), or those its input state leaves without a result (a
-        // resumed run re-executes them).
         let (calls, conversation) = match &ev.data {
             Data::Calls(calls, conversation) => (&calls[..], conversation.as_ref()),
             _ => (&[][..], None),
         };
-        self.remember_calls(calls);
         match kind {
             "on_chain_start" => {
                 let name = ev.name.clone().unwrap_or_default();
@@ -242,6 +235,16 @@ impl super::Adapt for V2Adapter {
         let Some(ev) = rec.v2.as_deref() else {
             return Disposition::bad("v2 event without `event`");
         };
+        // The calls a chain's output or a node's update holds, or those a step executes: a
+        // `Send` payload's (create_agent `tools` runs), or those its input state leaves without
+        // a result (a resumed run re-executes them). Pending until a tool run claims them.
+        if let Data::Calls(messages, _) = &ev.data {
+            for m in messages {
+                for (id, name, args) in &m.calls {
+                    self.pend(id, name, args, m.id.as_deref(), false);
+                }
+            }
+        }
         let kind = ev.event.as_str();
         if ev.is_root() && kind.starts_with("on_chain_") {
             self.run.nest.scope("", out);

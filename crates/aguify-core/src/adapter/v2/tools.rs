@@ -7,7 +7,7 @@ use super::V2Adapter;
 use crate::adapter::{json_text, str_field as s, tool_end, tool_error, tool_start, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
-use crate::wire::v2::{Data, Event, MessageCalls};
+use crate::wire::v2::{Data, Event};
 
 pub(super) struct PendingCall {
     pub(super) id: String,
@@ -38,15 +38,6 @@ pub(super) enum ToolRun {
 }
 
 impl V2Adapter {
-    /// The calls of AI messages, pending until a tool run claims them.
-    pub(super) fn remember_calls(&mut self, messages: &[MessageCalls]) {
-        for m in messages {
-            for (id, name, args) in &m.calls {
-                self.pend(id, name, args, m.id.as_deref(), false);
-            }
-        }
-    }
-
     /// Call `id` pending unless known already: pending, or matched to a tool run
     /// (`from_chunks`: its args are still streaming).
     pub(super) fn pend(
