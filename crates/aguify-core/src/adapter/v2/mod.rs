@@ -73,8 +73,7 @@ impl V2Adapter {
     fn forget_run(&mut self) {
         self.run = Run::default();
         self.tuple.take_if(|t| !t.1);
-        let run = self.run_no;
-        self.pending_calls.retain(|c| c.run == run);
+        self.pending_calls.retain(|c| c.run == self.run_no);
         self.run_no += 1;
     }
 
@@ -90,15 +89,14 @@ impl V2Adapter {
         let data = ev.data.value();
         match kind {
             "on_chain_start" => {
-                let run_id = ev.run_id.clone();
-                if self.run.started && self.root.is_some() && self.root != run_id {
+                if self.run.started && self.root.is_some() && self.root != ev.run_id {
                     let why = "a second root run started before the first one ended";
                     return Disposition::bad(why);
                 }
-                self.root = run_id.clone();
+                self.root.clone_from(&ev.run_id);
                 self.run.started = true;
                 let thread_id = ev.meta.thread_id.0.clone().or(self.hint_thread_id.clone());
-                let run_id = run_id.or_else(|| self.hint_run_id.clone());
+                let run_id = ev.run_id.clone().or_else(|| self.hint_run_id.clone());
                 out.push(run_start(thread_id, run_id, data));
                 Disposition::Mapped
             }
@@ -122,10 +120,7 @@ impl V2Adapter {
                     Data::Part(None) => {
                         Disposition::Ignored("root stream part of another stream mode")
                     }
-                    data => {
-                        if let Data::Calls(calls, _) = data {
-                            self.remember_calls(calls);
-                        }
+                    _ => {
                         Disposition::Ignored("root stream chunk is a node's update, not the state")
                     }
                 }
@@ -149,14 +144,10 @@ impl V2Adapter {
 
     fn on_chain(&mut self, ev: &Event, kind: &str, out: &mut Vec<ModelEvent>) -> Disposition {
         let run_id = ev.run_id.clone().unwrap_or_default();
-        // The calls a chain's output holds, or those a step executes: a `Send` payload's
-        // (create_agent `tools` runs), or those its input state leaves without a result (a
-        // resumed run re-executes them).
         let (calls, conversation) = match &ev.data {
             Data::Calls(calls, conversation) => (&calls[..], conversation.as_ref()),
             _ => (&[][..], None),
         };
-        self.remember_calls(calls);
         match kind {
             "on_chain_start" => {
                 let name = ev.name.clone().unwrap_or_default();
@@ -242,6 +233,16 @@ impl super::Adapt for V2Adapter {
         let Some(ev) = rec.v2.as_deref() else {
             return Disposition::bad("v2 event without `event`");
         };
+        // The calls a chain's output or a node's update holds, or those a step executes: a
+        // `Send` payload's (create_agent `tools` runs), or those its input state leaves without
+        // a result (a resumed run re-executes them). Pending until a tool run claims them.
+        if let Data::Calls(messages, _) = &ev.data {
+            for m in messages {
+                for (id, name, args) in &m.calls {
+                    self.pend(id, name, args, m.id.as_deref(), false);
+                }
+            }
+        }
         let kind = ev.event.as_str();
         if ev.is_root() && kind.starts_with("on_chain_") {
             self.run.nest.scope("", out);
@@ -283,10 +284,9 @@ impl super::Adapt for V2Adapter {
     }
 
     fn finish(&mut self, out: &mut Vec<ModelEvent>) {
-        if !self.run.started {
+        if !std::mem::take(&mut self.run.started) {
             return;
         }
-        self.run.started = false;
         if !self.saw_events {
             // A capture of stream parts only (messages-tuple, values, custom; `graph.stream`'s
             // own SSE) has no lifecycle: its end is the end of the stream, and only an error

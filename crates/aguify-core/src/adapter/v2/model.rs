@@ -12,7 +12,7 @@ use crate::adapter::{completion, content, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 use crate::wire::state::State;
-use crate::wire::v2::{Data, Event, MessageCalls, MessageChunk};
+use crate::wire::v2::{Data, Event, MessageCalls};
 
 /// The message ids of the latest 4,096 model runs that ended (a late chunk or end of theirs
 /// is read as theirs), so a run of thousands of model calls (a long-running agent) is read
@@ -45,8 +45,23 @@ impl V2Adapter {
                 Disposition::Ignored("model start (the message opens at its first chunk)")
             }
             "on_chat_model_stream" => match &ev.data {
+                // Opens the run's message on its first chunk, maps the chunk, notes what
+                // streamed.
                 Data::ModelChunk(Some(Ok(chunk))) => {
-                    self.on_stream(&run_id, ev.meta.ns.0.as_deref(), chunk, out)
+                    let message_id = self.open_model(&run_id, chunk.id.as_deref(), out);
+                    let first = out.len();
+                    content::parts_events(
+                        &message_id,
+                        chunk.content.as_ref(),
+                        chunk.additional_kwargs.as_ref(),
+                        &chunk.tool_call_chunks,
+                        out,
+                    );
+                    if let Some(m) = self.run.models.get_mut(&run_id) {
+                        m.ns = m.ns.take().or_else(|| ev.meta.ns.0.clone());
+                    }
+                    self.note(&run_id, &out[first..], true);
+                    Disposition::Mapped
                 }
                 Data::ModelChunk(Some(Err(kind))) => Disposition::bad(format!(
                     "on_chat_model_stream whose `data.chunk` is {kind}: expected a message chunk object"
@@ -99,31 +114,6 @@ impl V2Adapter {
         }
         let usage = content::usage_of(msg, traced);
         out.push(ModelEvent::MessageEnd { message_id, usage });
-    }
-
-    /// One `on_chat_model_stream` chunk: opens the run's message on its first chunk, maps
-    /// the chunk, notes what streamed.
-    fn on_stream(
-        &mut self,
-        run_id: &str,
-        ns: Option<&str>,
-        chunk: &MessageChunk,
-        out: &mut Vec<ModelEvent>,
-    ) -> Disposition {
-        let message_id = self.open_model(run_id, chunk.id.as_deref(), out);
-        let first = out.len();
-        content::parts_events(
-            &message_id,
-            chunk.content.as_ref(),
-            chunk.additional_kwargs.as_ref(),
-            &chunk.tool_call_chunks,
-            out,
-        );
-        if let Some(m) = self.run.models.get_mut(run_id) {
-            m.ns = m.ns.take().or_else(|| ns.map(str::to_string));
-        }
-        self.note(run_id, &out[first..], true);
-        Disposition::Mapped
     }
 
     /// What a model run's complete form completes of what it streamed (issue 22.6): the
@@ -270,36 +260,33 @@ impl V2Adapter {
             let Some(model) = self.run.models.get_mut(run_id) else {
                 return;
             };
-            let ModelEvent::ToolCallChunk {
-                message_id,
-                index,
-                id,
-                name,
-                args,
-            } = e
-            else {
-                if let (ModelEvent::TextDelta { text, .. }, true) = (e, streamed) {
-                    model.text.push_str(text);
+            match e {
+                ModelEvent::TextDelta { text, .. } if streamed => model.text.push_str(text),
+                ModelEvent::ToolCallChunk {
+                    message_id,
+                    index,
+                    id,
+                    name,
+                    args,
+                } => {
+                    let call = model.calls.entry(index.clone()).or_default();
+                    if streamed {
+                        call.1.push_str(args);
+                    }
+                    call.0 = call.0.take().or_else(|| id.clone());
+                    let Some(call_id) = call.0.clone() else {
+                        continue;
+                    };
+                    match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
+                        Some(c) if c.from_chunks => c.args.push_str(args),
+                        Some(_) => {}
+                        None => {
+                            let name = name.as_deref().unwrap_or_default();
+                            self.pend(&call_id, name, args, Some(message_id.as_str()), true);
+                        }
+                    }
                 }
-                continue;
-            };
-            let call = model.calls.entry(index.clone()).or_default();
-            if streamed {
-                call.1.push_str(args);
-            }
-            if call.0.is_none() {
-                call.0.clone_from(id);
-            }
-            let Some(call_id) = call.0.clone() else {
-                continue;
-            };
-            match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
-                Some(c) if c.from_chunks => c.args.push_str(args),
-                Some(_) => {}
-                None => {
-                    let name = name.as_deref().unwrap_or_default();
-                    self.pend(&call_id, name, args, Some(message_id.as_str()), true);
-                }
+                _ => {}
             }
         }
     }

@@ -7,7 +7,7 @@ use super::V2Adapter;
 use crate::adapter::{json_text, str_field as s, tool_end, tool_error, tool_start, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
-use crate::wire::v2::{Data, Event, MessageCalls};
+use crate::wire::v2::{Data, Event};
 
 pub(super) struct PendingCall {
     pub(super) id: String,
@@ -26,23 +26,18 @@ pub(super) struct PendingCall {
 pub(super) type Claimed =
     crate::recent::Recent<String, Option<String>, { 1 << 14 }, foldhash::fast::RandomState>;
 
-pub(super) struct ToolRun {
-    tool_call_id: Option<String>,
-    name: String,
-    /// Its input as the call's arguments text.
-    args: String,
+/// A tool run in progress: matched at its start to the call it executes, or not (its name and
+/// input, as the call's arguments text, wait for its end to name the call).
+pub(super) enum ToolRun {
+    /// The call's id.
+    Call(String),
+    Unmatched {
+        name: String,
+        args: String,
+    },
 }
 
 impl V2Adapter {
-    /// The calls of AI messages, pending until a tool run claims them.
-    pub(super) fn remember_calls(&mut self, messages: &[MessageCalls]) {
-        for m in messages {
-            for (id, name, args) in &m.calls {
-                self.pend(id, name, args, m.id.as_deref(), false);
-            }
-        }
-    }
-
     /// Call `id` pending unless known already: pending, or matched to a tool run
     /// (`from_chunks`: its args are still streaming).
     pub(super) fn pend(
@@ -74,27 +69,24 @@ impl V2Adapter {
         self.ensure_started(out);
         let run_id = ev.run_id.clone().unwrap_or_default();
         let name = ev.name.clone().unwrap_or_else(|| "tool".into());
-        match kind {
+        let event = match kind {
             "on_tool_start" => {
                 let input = ev.data.value();
-                let id = self.claim_call(&name, input);
                 let args = match input {
                     Value::Null => "{}".into(),
                     v => json_text(v),
                 };
-                if let Some((id, parent)) = id.clone() {
-                    let ns = ev.meta.ns.0.as_deref().unwrap_or_default();
-                    self.run.nest.tool_started(&id, &name, ns);
-                    out.push(tool_start(id, name.clone(), Some(args.clone()), parent));
-                }
-                let tool_call_id = id.map(|(i, _)| i);
-                let run = ToolRun {
-                    tool_call_id,
-                    name,
-                    args,
+                let run = match self.claim_call(&name, input) {
+                    Some(c) => {
+                        let ns = ev.meta.ns.0.as_deref().unwrap_or_default();
+                        self.run.nest.tool_started(&c.id, &name, ns);
+                        out.push(tool_start(c.id.clone(), name, Some(args), c.message_id));
+                        ToolRun::Call(c.id)
+                    }
+                    None => ToolRun::Unmatched { name, args },
                 };
                 self.run.tool_runs.insert(run_id, run);
-                Disposition::Mapped
+                return Disposition::Mapped;
             }
             "on_tool_end" => {
                 let Data::Value(Some(output)) = &ev.data else {
@@ -107,32 +99,30 @@ impl V2Adapter {
                 let is_msg = lc::message_kind(&output) == Some("tool");
                 let call_id = s(&output, "tool_call_id").filter(|_| is_msg);
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
-                self.run.nest.tool_ended(&id);
-                out.push(tool_end(id, Some(name), &output));
-                Disposition::Mapped
+                tool_end(id, Some(name), &output)
             }
             "on_tool_error" => {
                 let data = ev.data.value();
                 let call_id = s(data, "tool_call_id");
                 let id = self.resolve_tool_run(&run_id, call_id, &name, out);
-                // A failure ends the call; `interrupt()` inside the tool suspends it (it waits
-                // for the resume run).
                 let error = data.get("error").unwrap_or(&Value::Null);
-                let read = tool_error::read(error, id, name);
-                if let ModelEvent::ToolEnd(r) = &read {
-                    self.run.nest.tool_ended(&r.tool_call_id);
-                }
-                out.push(read);
-                Disposition::Mapped
+                tool_error::read(error, id, name)
             }
-            _ => Disposition::Ignored("tool event of no AG-UI meaning"),
+            _ => return Disposition::Ignored("tool event of no AG-UI meaning"),
+        };
+        // A result ends the call; `interrupt()` inside the tool suspends it (it waits for the
+        // resume run).
+        if let ModelEvent::ToolEnd(r) = &event {
+            self.run.nest.tool_ended(&r.tool_call_id);
         }
+        out.push(event);
+        Disposition::Mapped
     }
 
     /// The tool call a starting tool run executes: the unclaimed call of that name whose
     /// arguments equal the tool input, or the only unclaimed call of that name. When several
     /// could match, the id waits for the tool's end (which names it).
-    fn claim_call(&mut self, name: &str, input: &Value) -> Option<(String, Option<String>)> {
+    fn claim_call(&mut self, name: &str, input: &Value) -> Option<PendingCall> {
         let calls = &self.pending_calls;
         let named: Vec<usize> = (0..calls.len())
             .filter(|&i| calls[i].name == name)
@@ -145,12 +135,14 @@ impl V2Adapter {
     }
 
     /// Matches pending call `pos` to a tool run: it leaves the pending calls.
-    fn claim(&mut self, pos: usize) -> (String, Option<String>) {
+    fn claim(&mut self, pos: usize) -> PendingCall {
         let c = self.pending_calls.remove(pos);
         self.run.claimed.insert(c.id.clone(), c.message_id.clone());
-        (c.id, c.message_id)
+        c
     }
 
+    /// The call tool run `run_id` executed, at its end: the id its result names (`call_id`),
+    /// else the call its start claimed; a run whose start claimed none starts now.
     fn resolve_tool_run(
         &mut self,
         run_id: &str,
@@ -158,21 +150,18 @@ impl V2Adapter {
         name: &str,
         out: &mut Vec<ModelEvent>,
     ) -> String {
-        let run = self.run.tool_runs.remove(run_id);
-        let known = run.as_ref().and_then(|r| r.tool_call_id.clone());
-        let id = (call_id.or(known.clone())).unwrap_or_else(|| format!("tool-run-{run_id}"));
-        if known.is_none() {
-            // The start could not be matched to a call: announce it now that the id is known.
-            let parent = match self.pending_calls.iter().position(|c| c.id == id) {
-                Some(pos) => self.claim(pos).1,
-                None => self.run.claimed.get(&id).cloned().flatten(),
-            };
-            let (tname, args) = match run {
-                Some(r) => (r.name, Some(r.args)),
-                None => (name.to_string(), None),
-            };
-            out.push(tool_start(id.clone(), tname, args, parent));
-        }
+        let (name, args) = match self.run.tool_runs.remove(run_id) {
+            Some(ToolRun::Call(known)) => return call_id.unwrap_or(known),
+            Some(ToolRun::Unmatched { name, args }) => (name, Some(args)),
+            None => (name.to_string(), None),
+        };
+        // The start could not be matched to a call: announce it now that the id is known.
+        let id = call_id.unwrap_or_else(|| format!("tool-run-{run_id}"));
+        let parent = match self.pending_calls.iter().position(|c| c.id == id) {
+            Some(pos) => self.claim(pos).message_id,
+            None => self.run.claimed.get(&id).cloned().flatten(),
+        };
+        out.push(tool_start(id.clone(), name, args, parent));
         id
     }
 }

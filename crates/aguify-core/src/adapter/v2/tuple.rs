@@ -28,10 +28,7 @@ impl V2Adapter {
         if self.saw_events {
             return Disposition::Ignored("messages stream part repeating the events stream");
         }
-        // Its message chunk, an object ([`crate::adapter::classify`]).
-        let chunk = &data[0];
-        let run_meta = data.get(1);
-        let traced = |k: &str| run_meta.and_then(|m| m.field_str(k));
+        let traced = |k: &str| data.get(1).and_then(|m| m.field_str(k));
         self.ensure_started(out);
         if !ns.is_empty() && !self.run.nest.is_announced(ns) {
             if let Some((call, tool)) = self.run.nest.made_call(ns) {
@@ -40,7 +37,8 @@ impl V2Adapter {
             }
         }
         self.run.nest.scope(ns, out);
-        let chunk = lc::normalize_cow(chunk);
+        // Its message chunk, an object ([`crate::adapter::classify`]).
+        let chunk = lc::normalize_cow(&data[0]);
         match lc::message_kind(&chunk) {
             Some("ai") => {
                 let id = s(&chunk, "id").unwrap_or_else(|| "message".into());
