@@ -258,15 +258,14 @@ impl V3Adapter {
             Data::Value(v) if is_legacy_message(v) => {
                 return Disposition::Ignored("a message of the legacy `[message, metadata]` shape (the state after it streams it)")
             }
-            other => return Disposition::Bad(match other.value() {
+            other => return Disposition::bad(match other.value() {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
-                    .into(),
+                    .to_string(),
                 other => format!(
                     "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
                     json_kind(other)
-                )
-                .into(),
+                ),
             }),
         };
         let event = data.event();
@@ -349,18 +348,17 @@ impl V3Adapter {
                 return Disposition::Bad(why);
             }
         };
-        let is_delta = event == "content-block-delta";
-        let field = if is_delta && !data.in_content {
+        let field = if event == "content-block-delta" && !data.in_content {
             "delta"
         } else {
             "content"
         };
-        let what = match (is_delta, &data.delta.0, &data.content.0) {
-            (true, Some(Object(Err(kind))), _) => format!("whose `{field}` is {kind}"),
-            (false, _, Some(v)) if !v.is_object() => format!("whose `{field}` is {}", json_kind(v)),
-            (true, None, _) | (false, _, None) if event != "content-block-finish" => {
-                format!("without `{field}`")
-            }
+        // Only a delta event has a `delta` (its `content` read as one when it has none), and
+        // only other events a `content`.
+        let what = match (&data.delta.0, &data.content.0) {
+            (Some(Object(Err(kind))), _) => format!("whose `{field}` is {kind}"),
+            (None, Some(v)) if !v.is_object() => format!("whose `{field}` is {}", json_kind(v)),
+            (None, None) if event != "content-block-finish" => format!("without `{field}`"),
             _ => String::new(),
         };
         if !what.is_empty() {
