@@ -83,9 +83,6 @@ struct Block {
     /// Gemini-style call starts with `args: {}` and has its args only at the finish): not
     /// emitted then; the finish's args or streamed text supersede them.
     args_whole: Option<String>,
-    /// The call's name, when the finish made up its id (the log has none): taken by
-    /// [`V3Adapter::idless_calls`].
-    idless: Option<Option<String>>,
 }
 
 impl Block {
@@ -116,19 +113,6 @@ impl Block {
         self.emitted.push_str(&args);
         self.tool_sent = true;
         out.push(call_chunk(mid, index.to_string(), id, name, args));
-    }
-
-    /// A provider reasoning block's fragment (Bedrock `reasoning_content` in LangGraph.js,
-    /// issue 39.4), appended as it came; Anthropic's signature arrives alone as
-    /// `fields.signature`.
-    fn fragment(&mut self, at: (&str, &str), fields: &Value, out: &mut Vec<ModelEvent>) {
-        let (parts, signature) = match read_block(fields) {
-            Content::Reasoning { parts, signature } => (parts, signature),
-            _ => (vec![], None),
-        };
-        let signature = fields.field_str("signature").or(signature);
-        let signature = signature.filter(|s| !s.is_empty());
-        self.emit(at, Content::Reasoning { parts, signature }, out);
     }
 
     /// A block's start: its content (text, reasoning, a tool call's id, name and args).
@@ -165,10 +149,20 @@ impl Block {
                 let args = delta.args.0.clone().unwrap_or_default();
                 self.tool_chunk(at, id, delta.name.0.clone(), args, out);
             }
+            // A provider reasoning block's fragment (Bedrock `reasoning_content` in
+            // LangGraph.js, issue 39.4), appended as it came; Anthropic's signature arrives
+            // alone as `fields.signature`.
             "block-delta" => {
-                if let Some(fields) = &delta.fields.0 {
-                    self.fragment(at, fields, out)
-                }
+                let Some(fields) = &delta.fields.0 else {
+                    return;
+                };
+                let (parts, signature) = match read_block(fields) {
+                    Content::Reasoning { parts, signature } => (parts, signature),
+                    _ => (vec![], None),
+                };
+                let signature = fields.field_str("signature").or(signature);
+                let signature = signature.filter(|s| !s.is_empty());
+                self.emit(at, Content::Reasoning { parts, signature }, out);
             }
             _ => {}
         }
@@ -218,33 +212,30 @@ impl Block {
         let id = s(c, "id").filter(|i| !i.is_empty());
         // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the
         // mapper names a call it never got an id for; its tool run is paired with it by name
-        // and order.
-        let id = id.or_else(|| self.tool_id.clone()).unwrap_or_else(|| {
-            self.idless = Some(s(c, "name"));
-            let made_up = lc::made_up_call_id(mid, index);
-            self.tool_id = Some(made_up.clone());
-            made_up
-        });
-        let mut warning = None;
-        let rest = match full {
-            Some(full) => match completion::args(&self.emitted, &full) {
-                Some(rest) => Some(rest.to_string()).filter(|r| !r.is_empty()),
-                None => {
-                    warning = Some(format!(
-                        "tool call '{id}': the args at its finish ({full}) differ from the args \
-                         streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
-                        self.emitted
-                    ));
-                    None
-                }
-            },
+        // and order ([`V3Adapter::on_block`]).
+        let id = id.or_else(|| self.tool_id.clone());
+        let made_up = id.is_none();
+        let id = id.unwrap_or_else(|| lc::made_up_call_id(mid, index));
+        if made_up {
+            self.tool_id = Some(id.clone());
+        }
+        // The args missing after those streamed; `Err`: the finish's, which differ from them.
+        let rest = match &full {
+            Some(full) => completion::args(&self.emitted, full).ok_or(full),
             // Never announced and no args anywhere: a call without arguments.
-            None if !self.tool_sent => Some("{}".to_string()),
-            None => None,
+            None if !self.tool_sent => Ok("{}"),
+            None => Ok(""),
         };
-        if rest.is_some() || !self.tool_sent || self.idless.is_some() {
-            let args = rest.unwrap_or_default();
-            self.tool_chunk(at, Some(id), s(c, "name"), args, out);
+        let warning = rest.err().map(|full| {
+            format!(
+                "tool call '{id}': the args at its finish ({full}) differ from the args \
+                 streamed before ({}); TOOL_CALL_ARGS keep the streamed text",
+                self.emitted
+            )
+        });
+        let args = rest.unwrap_or_default();
+        if !args.is_empty() || !self.tool_sent || made_up {
+            self.tool_chunk(at, Some(id), s(c, "name"), args.to_string(), out);
         }
         warning
     }
@@ -267,15 +258,14 @@ impl V3Adapter {
             Data::Value(v) if is_legacy_message(v) => {
                 return Disposition::Ignored("a message of the legacy `[message, metadata]` shape (the state after it streams it)")
             }
-            other => return Disposition::Bad(match other.value() {
+            other => return Disposition::bad(match other.value() {
                 Value::Object(_) => "v3 `messages` data without an `event` string: expected \
                                      `message-start`, `content-block-*` or `message-finish`"
-                    .into(),
+                    .to_string(),
                 other => format!(
                     "v3 `messages` event whose `params.data` is {}: expected an object with `event`",
                     json_kind(other)
-                )
-                .into(),
+                ),
             }),
         };
         let event = data.event();
@@ -320,10 +310,9 @@ impl V3Adapter {
             Some(id) => id.to_string(),
             None => format!("msg-seq-{}", seq.map(Value::to_string).unwrap_or_default()),
         };
-        let skipped = data.role.0.is_some();
         let msg = OpenMessage {
             id: id.clone(),
-            skipped,
+            skipped: data.role.0.is_some(),
             ..OpenMessage::default()
         };
         self.run.messages.insert(ns.to_string(), msg);
@@ -359,18 +348,17 @@ impl V3Adapter {
                 return Disposition::Bad(why);
             }
         };
-        let is_delta = event == "content-block-delta";
-        let field = if is_delta && !data.in_content {
+        let field = if event == "content-block-delta" && !data.in_content {
             "delta"
         } else {
             "content"
         };
-        let what = match (is_delta, &data.delta.0, &data.content.0) {
-            (true, Some(Object(Err(kind))), _) => format!("whose `{field}` is {kind}"),
-            (false, _, Some(v)) if !v.is_object() => format!("whose `{field}` is {}", json_kind(v)),
-            (true, None, _) | (false, _, None) if event != "content-block-finish" => {
-                format!("without `{field}`")
-            }
+        // Only a delta event has a `delta` (its `content` read as one when it has none), and
+        // only other events a `content`.
+        let what = match (&data.delta.0, &data.content.0) {
+            (Some(Object(Err(kind))), _) => format!("whose `{field}` is {kind}"),
+            (None, Some(v)) if !v.is_object() => format!("whose `{field}` is {}", json_kind(v)),
+            (None, None) if event != "content-block-finish" => format!("without `{field}`"),
             _ => String::new(),
         };
         if !what.is_empty() {
@@ -392,21 +380,24 @@ impl V3Adapter {
             (_, Some(Object(Ok(d)))) => block.delta((mid, &key), d, out),
             _ => {
                 let content = data.content.0.as_ref();
+                let had_id = block.tool_id.is_some();
                 if let Some(w) = block.finish((mid, &key), content, out) {
                     self.warning = Some(w);
                 }
                 // A block with a call id is a tool call (its finish named the id or made one up).
                 if let (Some(id), Some(c)) = (&block.tool_id, content) {
-                    let name = s(unwrap_non_standard(c), "name").unwrap_or_default();
-                    self.run.nest.call_made(ns, id, &name);
-                }
-                if let (Some(name), Some(id)) = (block.idless.take(), &block.tool_id) {
-                    self.run.idless_calls.push(super::tools::IdlessCall {
-                        id: id.clone(),
-                        name,
-                        args: block.emitted.clone(),
-                        started: false,
-                    });
+                    let name = s(unwrap_non_standard(c), "name");
+                    // An id the block had not before its finish was made up there: the log
+                    // gave the call none ([`V3Adapter::idless_calls`]).
+                    if !had_id {
+                        self.run.idless_calls.push(super::tools::IdlessCall {
+                            id: id.clone(),
+                            name: name.clone(),
+                            args: block.emitted.clone(),
+                            started: false,
+                        });
+                    }
+                    self.run.nest.call_made(ns, id, &name.unwrap_or_default());
                 }
             }
         }

@@ -129,11 +129,8 @@ impl V3Adapter {
     /// Ends the run in progress: its deferred terminal, or what the log left of it
     /// (`next_run`: the next recorded run starts here, instead of the log ending).
     fn end_run(&mut self, next_run: bool, out: &mut Vec<ModelEvent>) {
-        if self.deferred_end.is_some() {
+        if self.deferred_end.is_some() || !self.run.started {
             self.flush_deferred(out);
-            return;
-        }
-        if !self.run.started {
             return;
         }
         let stops = if next_run {
@@ -172,17 +169,10 @@ impl V3Adapter {
         }
     }
 
-    /// A `values` event in namespace `ns`: the messages of a root state that never streamed,
-    /// its `params.interrupts`, then the state ([`super::state_events`]).
-    fn on_values(&mut self, record: &Record, p: &Params, out: &mut Vec<ModelEvent>) -> Disposition {
-        let (ns, data) = (p.key.as_str(), &p.data);
-        if !ns.is_empty() {
-            return match self.subgraph_results(ns, record, out) {
-                true => Disposition::Mapped,
-                false => Disposition::Ignored("subgraph values (not the graph's state)"),
-            };
-        }
-        let snap = match data {
+    /// A root `values` event: the messages of its state that never streamed, its
+    /// `params.interrupts`, then the state ([`super::state_events`]).
+    fn on_values(&mut self, p: &Params, out: &mut Vec<ModelEvent>) -> Disposition {
+        let snap = match &p.data {
             // A state read with its messages shared ([`crate::wire::state`]).
             Data::State(s) => Snapshot::Encoded(Box::new(s.clone())),
             other => Snapshot::Value(lc::normalize_owned(other.value().clone())),
@@ -244,10 +234,9 @@ impl V3Adapter {
     ) -> Disposition {
         let (method, ns, data) = (ev.method.as_ref(), p.key.as_str(), &p.data);
         if method == "lifecycle" {
-            let empty = Lifecycle::default();
             let l = match data {
-                Data::Lifecycle(l) => &**l,
-                _ => &empty,
+                Data::Lifecycle(l) => l,
+                _ => &Box::default(),
             };
             return self.on_lifecycle(ns, l, out);
         }
@@ -259,7 +248,9 @@ impl V3Adapter {
         match method {
             "messages" => self.on_messages(ev, p, out),
             "tools" => self.on_tools(p, out),
-            "values" => self.on_values(record, p, out),
+            "values" if ns.is_empty() => self.on_values(p, out),
+            "values" if self.subgraph_results(ns, record, out) => Disposition::Mapped,
+            "values" => Disposition::Ignored("subgraph values (not the graph's state)"),
             "updates" => match data {
                 Data::Value(d)
                     if d.field("node")
@@ -416,10 +407,9 @@ impl super::Adapt for V3Adapter {
         match kind {
             RecordKind::ErrorLine(info) => {
                 // The error line names the exception; it replaces the root's `failed` message.
-                self.deferred_end = None;
                 self.ensure_started(out);
-                out.push(ModelEvent::RunFailed(info.clone()));
-                self.reset_run();
+                self.deferred_end = Some(ModelEvent::RunFailed(info.clone()));
+                self.flush_deferred(out);
                 Disposition::Mapped
             }
             RecordKind::Custom(..) => {

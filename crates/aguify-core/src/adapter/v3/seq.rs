@@ -62,22 +62,19 @@ impl V3Adapter {
             ));
             return Ok(());
         };
-        let line = rec.origin.line;
         let text_hash = crate::input::text_hash(rec.text.as_bytes());
-        // An exact replay of an earlier event does not start the next run.
-        if let (Some(first), Some((max, _))) = (self.first_seq, self.seqs.max) {
-            let replay = self.seqs.get(n).is_some_and(|(_, hash)| hash == text_hash);
-            if crate::wire::v3::seq_restarts(n, first, max) && !replay {
-                self.end_run(true, out);
-            }
+        // An exact replay of an earlier event (which does not start the next run).
+        let prev = self.seqs.get(n);
+        if let Some((first, _)) = prev.filter(|&(_, hash)| hash == text_hash) {
+            return Err(crate::error::BadLine::new(
+                crate::error::Reason::DuplicateV3Event,
+                format!("duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"),
+            ));
         }
-        if let Some((first, hash)) = self.seqs.get(n) {
-            if hash == text_hash {
-                return Err(crate::error::BadLine::new(
-                    crate::error::Reason::DuplicateV3Event,
-                    format!("duplicate v3 event: seq {n} repeats line {first} exactly (a replayed event); skipped"),
-                ));
-            }
+        let restarts = |(first, (max, _))| crate::wire::v3::seq_restarts(n, first, max);
+        if self.first_seq.zip(self.seqs.max).is_some_and(restarts) {
+            self.end_run(true, out);
+        } else if let Some((first, _)) = prev {
             self.warning = Some(format!(
                 "v3 seq {n} was already used at line {first} by another event (two recordings in one file?); converted in file order"
             ));
@@ -87,7 +84,7 @@ impl V3Adapter {
             ));
         }
         self.first_seq.get_or_insert(n);
-        self.seqs.insert(n, line, text_hash);
+        self.seqs.insert(n, rec.origin.line, text_hash);
         Ok(())
     }
 }
