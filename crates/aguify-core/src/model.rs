@@ -16,9 +16,6 @@ use crate::payload::Payload;
 use crate::wire::langchain as lc;
 use crate::wire::state::State;
 
-/// A reasoning/tool block within one model message, keyed by its block position or provider key.
-pub type BlockKey = String;
-
 /// Read from `{id, value, response_schema?}` or a v3 `input.requested` style
 /// `{interrupt_id, payload}`.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -28,7 +25,6 @@ pub struct InterruptInfo {
     /// The `interrupt()` payload.
     #[serde(default, alias = "payload")]
     pub value: Value,
-    #[serde(default)]
     pub response_schema: Option<Value>,
     /// The tool call whose tool raised `interrupt()`, when the log says (the call stays open
     /// until the resume run answers it).
@@ -244,8 +240,8 @@ pub enum ModelEvent {
     ReasoningDelta {
         /// The message it belongs to.
         message_id: String,
-        /// The reasoning block within the message.
-        block: BlockKey,
+        /// The reasoning block within the message: its block position or provider key.
+        block: String,
         /// The text to append.
         text: String,
     },
@@ -254,7 +250,7 @@ pub enum ModelEvent {
         /// The message it belongs to.
         message_id: String,
         /// The reasoning block within the message.
-        block: BlockKey,
+        block: String,
         /// The opaque value, as the provider gave it.
         value: String,
     },
@@ -263,7 +259,7 @@ pub enum ModelEvent {
         /// The message carrying the call.
         message_id: String,
         /// The call's place in the message (its index or block key).
-        index: BlockKey,
+        index: String,
         /// The call's id, when this chunk has it.
         id: Option<String>,
         /// The tool's name, when this chunk has it.

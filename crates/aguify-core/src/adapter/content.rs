@@ -241,9 +241,7 @@ pub fn block_events(message_id: &str, key: &str, block: Block<'_>, out: &mut Vec
                     text: t.to_string(),
                 });
             }
-            if let Some(s) = signature {
-                out.push(encrypted(s));
-            }
+            out.extend(signature.map(encrypted));
         }
         Block::Redacted(d) => out.push(encrypted(d)),
         Block::Text(_) | Block::ToolCall | Block::Other => {}

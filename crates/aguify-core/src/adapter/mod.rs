@@ -428,9 +428,8 @@ impl Router {
         if let RecordKind::Unknown(why) = &kind {
             return Disposition::Bad(why.clone());
         }
-        let (forced, found) = (self.forced, kind.family());
-        let (_, adapter) = match (&mut self.adapter, found) {
-            (Some((locked, _)), Some(f)) if *locked != f => {
+        let (_, adapter) = match (&mut self.adapter, kind.family(), self.forced) {
+            (Some((locked, _)), Some(f), _) if *locked != f => {
                 let why = format!(
                     "mixed forms: this file is {} but this record is {}; skipped",
                     locked.name(),
@@ -438,14 +437,13 @@ impl Router {
                 );
                 return Disposition::Bad(BadLine::new(Reason::MixedForms, why));
             }
-            (Some(a), _) => a,
-            (None, Some(f)) if forced.is_some_and(|forced| forced != f) => {
-                let forced = forced.unwrap_or(f);
-                let reason = Reason::NotTheForcedForm { forced, found: f };
-                return Disposition::Bad(BadLine::new(reason, wrong_form(forced, f)));
+            (Some(a), ..) => a,
+            (None, Some(found), Some(forced)) if forced != found => {
+                let reason = Reason::NotTheForcedForm { forced, found };
+                return Disposition::Bad(BadLine::new(reason, wrong_form(forced, found)));
             }
             // An error line or stream part before any event: the forced or v2 family.
-            (None, _) => {
+            (None, found, forced) => {
                 let f = found.or(forced).unwrap_or(Family::V2);
                 let a: Option<Box<dyn Adapt + Send>> = match f {
                     Family::V2 => Some(Box::<V2Adapter>::default()),

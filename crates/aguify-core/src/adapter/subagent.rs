@@ -217,11 +217,8 @@ impl Nest {
         if self.numbered_graph(ns, out) {
             return;
         }
-        let task = self.calls.iter().rev().map(|c| c.ns.as_str()).find(|t| {
-            !t.is_empty()
-                && (ns.strip_prefix(t).is_some_and(|rest| rest.starts_with('|'))
-                    || (!deep_only && ns == *t))
-        });
+        let holds = |t: &&str| !t.is_empty() && (under(ns, t) || (!deep_only && ns == *t));
+        let task = self.calls.iter().rev().map(|c| c.ns.as_str()).find(holds);
         let Some(task) = task else { return };
         let nth = nth_graph(ns, task);
         let key = nth.map_or_else(|| task.to_string(), |n| format!("{task}|{n}"));
@@ -234,26 +231,21 @@ impl Nest {
         self.start(&key, nth.is_some(), &name, &call, out);
     }
 
-    /// The sub-agent whose events are those of namespace `ns`: the innermost open one.
-    fn owner(&self, ns: &str) -> Option<&Sub> {
-        let owns = |s: &&Sub| {
-            let rest = ns.strip_prefix(s.key.as_str());
-            rest.is_some_and(|rest| rest.starts_with('|') || (rest.is_empty() && s.inclusive))
-        };
-        self.subs.iter().filter(owns).max_by_key(|s| s.key.len())
-    }
-
-    /// Announces the owner of the events of namespace `ns` when it changed.
+    /// Announces the owner of the events of namespace `ns` when it changed: the innermost open
+    /// sub-agent whose events they are.
     pub fn scope(&mut self, ns: &str, out: &mut Vec<ModelEvent>) {
-        if self.subs.is_empty() && self.scope.is_none() {
-            return;
-        }
-        let owner = self.owner(ns);
+        let owns = |s: &&Sub| under(ns, &s.key) || (s.inclusive && ns == s.key);
+        let owner = self.subs.iter().filter(owns).max_by_key(|s| s.key.len());
         if owner.map(|s| &s.key) != self.scope.as_ref() {
             out.push(ModelEvent::Scope(owner.map(|s| s.id.clone())));
             self.scope = owner.map(|s| s.key.clone());
         }
     }
+}
+
+/// Whether namespace `ns` is strictly under namespace `key` (`key|…`).
+fn under(ns: &str, key: &str) -> bool {
+    ns.strip_prefix(key).is_some_and(|r| r.starts_with('|'))
 }
 
 /// The `n` of a namespace `ns` under `<task>|<n>` (digits: the task's n-th graph).
