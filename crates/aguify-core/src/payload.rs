@@ -53,10 +53,7 @@ impl Payload {
 
     /// A text this module wrote (valid JSON by construction).
     fn of_written(text: String) -> Payload {
-        match RawValue::from_string(text) {
-            Ok(raw) => Payload(raw),
-            Err(_) => Payload::default(),
-        }
+        RawValue::from_string(text).map(Payload).unwrap_or_default()
     }
 
     /// The written text.
@@ -71,9 +68,6 @@ impl Payload {
 
     /// The keys of an object payload with their values as payloads (`None` for any other).
     pub fn fields(&self) -> Option<BTreeMap<String, &RawValue>> {
-        if !self.get().starts_with('{') {
-            return None;
-        }
         serde_json::from_str(self.get()).ok()
     }
 
@@ -150,16 +144,15 @@ struct Seen {
 impl Seen {
     /// Whether `hash` is new (it is seen now).
     fn insert(&mut self, hash: u64) -> bool {
-        // The set is hashed (SipHash) only once it holds keys.
-        if self.few[..self.n.min(16)].contains(&hash) || (self.n > 16 && self.many.contains(&hash))
-        {
+        if self.few[..self.n.min(16)].contains(&hash) {
             return false;
         }
-        match self.few.get_mut(self.n) {
-            Some(slot) => *slot = hash,
-            None => _ = self.many.insert(hash),
-        }
         self.n += 1;
+        // The set is hashed (SipHash) only once the array is full.
+        match self.few.get_mut(self.n - 1) {
+            Some(slot) => *slot = hash,
+            None => return self.many.insert(hash),
+        }
         true
     }
 }
@@ -263,19 +256,15 @@ impl<'de> Visitor<'de> for Encode<'_> {
         if self.head.is_some() {
             return Err(de::Error::custom("kwargs that are no object"));
         }
+        // A comma after each item; the last item's (no value ends with one) is the bracket.
         self.out.push(b'[');
-        let start = self.out.len();
-        loop {
-            let at = self.out.len();
-            if at > start {
-                self.out.push(b',');
-            }
-            if seq.next_element_seed(self.inner())?.is_none() {
-                self.out.truncate(at);
-                break;
-            }
+        while seq.next_element_seed(self.inner())?.is_some() {
+            self.out.push(b',');
         }
-        self.out.push(b']');
+        match self.out.last_mut() {
+            Some(comma @ b',') => *comma = b']',
+            _ => self.out.push(b']'),
+        }
         Ok(())
     }
 

@@ -24,10 +24,7 @@ impl<K: Hash + Eq + Clone, V, const N: usize, S: BuildHasher> Recent<K, V, N, S>
     pub fn insert(&mut self, key: K, value: V) {
         // One lookup: a key on record gets its new value, a new one goes last.
         match self.map.entry(key) {
-            Entry::Occupied(mut old) => {
-                old.insert(value);
-                return;
-            }
+            Entry::Occupied(mut old) => _ = old.insert(value),
             Entry::Vacant(new) => {
                 self.order.push_back(new.key().clone());
                 new.insert(value);

@@ -5,10 +5,7 @@
 /// `bytes` as a `str`. The error, rare, is the standard library's, for its position.
 #[inline]
 pub fn str_of(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
-    match simdutf8::basic::from_utf8(bytes) {
-        Ok(s) => Ok(s),
-        Err(_) => std::str::from_utf8(bytes),
-    }
+    simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes))
 }
 
 /// `buf` as a `String` when it is UTF-8, else `buf` back.

@@ -11,6 +11,7 @@ pub mod v3;
 use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// A field read as `Some` whenever it is present, `null` included (an `Option` reads `null`
 /// as `None`), as a lookup in the tree finds it; `None` when absent. A struct of these with
@@ -62,13 +63,11 @@ pub type Text = Lenient<String>;
 
 /// The text of a JSON string given as its JSON text: what is between its quotes when it has
 /// no escape (no parse, no copy), else parsed. `None` when it is no string.
-pub(crate) fn string_text(json: &str) -> Option<std::borrow::Cow<'_, str>> {
+pub(crate) fn string_text(json: &str) -> Option<Cow<'_, str>> {
     let text = json.strip_prefix('"')?.strip_suffix('"')?;
     match memchr::memchr(b'\\', text.as_bytes()) {
-        None => Some(std::borrow::Cow::Borrowed(text)),
-        Some(_) => serde_json::from_str::<String>(json)
-            .ok()
-            .map(std::borrow::Cow::Owned),
+        None => Some(Cow::Borrowed(text)),
+        Some(_) => serde_json::from_str(json).ok().map(Cow::Owned),
     }
 }
 

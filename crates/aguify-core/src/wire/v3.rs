@@ -300,18 +300,21 @@ impl Event {
         self.params.as_ref().ok()?.namespace.0.as_ref()
     }
 
-    /// The key of `params.namespace` ([`namespace_key`]; the root's, `""`, when `params` is
-    /// no object).
-    pub fn namespace_key(&self) -> &str {
-        self.params.as_ref().map_or("", |p| &p.key)
-    }
-
     /// `params.timestamp` in ms: `Ok(None)` when absent or `null`; `Err` with what it is
     /// when it is not an integer from 0 to 2^53 − 1, which a client's number cannot hold
-    /// exactly (or is no time).
+    /// exactly (or is no time). A number written with a fraction part of zero
+    /// (`1700000000000.0`) is the integer it is to a client.
     pub fn timestamp(&self) -> Result<Option<i64>, String> {
-        let Ok(p) = &self.params else { return Ok(None) };
-        p.timestamp.0.as_ref().map_or(Ok(None), timestamp_ms)
+        let exact = |f: &f64| f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(f);
+        match self.params.as_ref().map(|p| &p.timestamp.0) {
+            Err(_) | Ok(None | Some(Value::Null)) => Ok(None),
+            // Up to 2^53 − 1, an integer is the float it reads as.
+            Ok(Some(Value::Number(n))) => match n.as_f64().filter(exact) {
+                Some(ms) => Ok(Some(ms as i64)),
+                None => Err(n.to_string()),
+            },
+            Ok(Some(other)) => Err(super::json_kind(other).to_string()),
+        }
     }
 }
 
@@ -320,38 +323,23 @@ impl Event {
 /// whole: of the in-process `[payload, metadata]` form, the payload.
 fn whole(method: &str, p: &Value) -> Result<Params, &'static str> {
     let mut out = Ok(Params::default());
-    if let Ok(wire) = Params::<Present<Value>>::deserialize(p) {
-        let _ = wire.into_params(&mut out, |data, _, root| {
-            Ok::<_, ()>(match (method, data) {
-                // A subgraph's state is not the graph's.
-                ("values", _) if !root => Data::Unread,
-                ("messages", Value::Array(mut items)) if !items.is_empty() => {
-                    Data::Value(items.swap_remove(0))
-                }
-                (_, data) => Data::Value(data),
-            })
-        });
-    }
+    // Every field a `Present<Value>`: the params of any object read (no default taken).
+    let wire = Params::<Present<Value>>::deserialize(p).unwrap_or_default();
+    let _ = wire.into_params(&mut out, |data, _, root| {
+        Ok::<_, ()>(match (method, data) {
+            // A subgraph's state is not the graph's.
+            ("values", _) if !root => Data::Unread,
+            ("messages", Value::Array(mut items)) if !items.is_empty() => {
+                Data::Value(items.swap_remove(0))
+            }
+            (_, data) => Data::Value(data),
+        })
+    });
     out
 }
 
 /// The largest integer a JavaScript number holds exactly (`Number.MAX_SAFE_INTEGER`).
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// A timestamp value as ms ([`Event::timestamp`]). A number written with a fraction part of
-/// zero (`1700000000000.0`) is the integer it is to a client.
-fn timestamp_ms(ts: &Value) -> Result<Option<i64>, String> {
-    let exact = |f: &f64| f.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(f);
-    match ts {
-        Value::Null => Ok(None),
-        // Up to 2^53 − 1, an integer is the float it reads as.
-        Value::Number(n) => match n.as_f64().filter(exact) {
-            Some(ms) => Ok(Some(ms as i64)),
-            None => Err(n.to_string()),
-        },
-        other => Err(super::json_kind(other).to_string()),
-    }
-}
 
 /// Whether an event's integer `seq` opens the next of several runs recorded in one file: it is
 /// back at (or below) the file's first `seq` (Python numbers each run from 1, LangGraph.js from
@@ -686,7 +674,8 @@ mod tests {
     #[test]
     fn namespace_keys() {
         let line = r#"{"type":"event","method":"tasks","params":{"namespace":["a:1","b"]}}"#;
-        assert_eq!(Event::read(line).expect("v3").namespace_key(), "a:1|b");
+        let e = Event::read(line).expect("v3");
+        assert_eq!(e.params.map(|p| p.key), Ok("a:1|b".to_string()));
         let key = |ns: Value| namespace_key(Some(&ns));
         assert_eq!(key(json!(["a:1", "b:2"])), "a:1|b:2");
         assert_eq!(key(json!(["x", 7, ""])), "x||");
