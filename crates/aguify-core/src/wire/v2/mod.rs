@@ -130,25 +130,17 @@ struct Wire<'a> {
     method: bool,
 }
 
-/// A tag that is `"langsmith:hidden"`.
-struct HiddenTag;
-
-impl Shape<'_> for HiddenTag {
-    fn of_str(s: &str) -> Option<Self> {
-        (s == "langsmith:hidden").then_some(HiddenTag)
-    }
-}
-
-/// A list of tags holding `"langsmith:hidden"`.
+/// A list of tags holding `"langsmith:hidden"` (its items kept raw: a tag of another value
+/// is no string).
 struct Hidden;
 
 impl<'de> Shape<'de> for Hidden {
     fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut hidden = None;
-        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
-            hidden = hidden.or(tag.0.map(|_| Hidden));
+        let mut hidden = false;
+        while let Some(tag) = s.next_element::<&RawValue>()? {
+            hidden |= text_of(Some(tag)).as_deref() == Some("langsmith:hidden");
         }
-        Ok(hidden)
+        Ok(hidden.then_some(Hidden))
     }
 }
 
@@ -217,10 +209,7 @@ impl Event {
     /// the typed read declines (a repeated key, `data` before `event`) is read from the text
     /// its tree writes.
     pub fn read(text: &str) -> Option<Box<Event>> {
-        let e = match Event::of_text(text) {
-            Some(e) => e,
-            None => Event::of_tree(&from(text)?)?,
-        };
+        let e = Event::of_text(text).or_else(|| Event::of_tree(&from(text)?))?;
         e.event.starts_with("on_").then_some(e)
     }
 
@@ -363,10 +352,10 @@ impl Data {
 /// it whole), any other record is the event.
 pub fn payload<'a>(v: &'a Value, sse_event: Option<&str>) -> &'a Value {
     let part = v.get("event").and_then(Value::as_str) == Some("events");
-    match part && sse_event != Some("events") {
-        true => v.get("data").unwrap_or(v),
-        false => v,
-    }
+    let data = v
+        .get("data")
+        .filter(|_| part && sse_event != Some("events"));
+    data.unwrap_or(v)
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
