@@ -201,13 +201,12 @@ impl ParsePool {
         if self.jobs.is_none() && !last {
             self.start();
         }
-        match &self.jobs {
-            Some(tx) => {
-                if let Err(unsent) = tx.send(job) {
-                    (unsent.0)();
-                }
-            }
-            None => job(),
+        let unsent = match &self.jobs {
+            Some(tx) => tx.send(job).err().map(|unsent| unsent.0),
+            None => Some(job),
+        };
+        if let Some(job) = unsent {
+            job();
         }
         self.in_flight.push_back((result, bytes));
     }

@@ -318,10 +318,9 @@ impl Flat<'_> {
             }
             return Some(());
         }
-        let normalised = !self.normalise;
         match (self.keys.messages.0, self.keys.update.0) {
             (Some(Lenient(Some(h))), _) | (None, Some(Lenient(Some(h)))) => {
-                h.calls(out, normalised)
+                h.calls(out, !self.normalise)
             }
             _ => Some(()),
         }

@@ -130,17 +130,25 @@ struct Wire<'a> {
     method: bool,
 }
 
-/// A list of tags holding `"langsmith:hidden"` (its items kept raw: a tag of another value
-/// is no string).
+/// A tag that is `"langsmith:hidden"`.
+struct HiddenTag;
+
+impl Shape<'_> for HiddenTag {
+    fn of_str(s: &str) -> Option<Self> {
+        (s == "langsmith:hidden").then_some(HiddenTag)
+    }
+}
+
+/// A list of tags holding `"langsmith:hidden"`.
 struct Hidden;
 
 impl<'de> Shape<'de> for Hidden {
     fn of_seq<S: SeqAccess<'de>>(mut s: S) -> Result<Option<Self>, S::Error> {
-        let mut hidden = false;
-        while let Some(tag) = s.next_element::<&RawValue>()? {
-            hidden |= text_of(Some(tag)).as_deref() == Some("langsmith:hidden");
+        let mut hidden = None;
+        while let Some(tag) = s.next_element::<Lenient<HiddenTag>>()? {
+            hidden = hidden.or(tag.0.map(|_| Hidden));
         }
-        Ok(hidden.then_some(Hidden))
+        Ok(hidden)
     }
 }
 
@@ -250,10 +258,9 @@ impl Event {
     /// Whether the event is of the root run: no parent runs (or, without `parent_ids`, a
     /// chain event outside any node).
     pub fn is_root(&self) -> bool {
-        match self.parents_empty {
-            Some(empty) => empty,
-            None => self.meta.langgraph_node.0.is_none() && self.event.starts_with("on_chain_"),
-        }
+        let outside =
+            || self.meta.langgraph_node.0.is_none() && self.event.starts_with("on_chain_");
+        self.parents_empty.unwrap_or_else(outside)
     }
 
     /// `metadata.langgraph_node`, when a string.
