@@ -342,14 +342,10 @@ fn may_be_v3(text: &str, as_v2: bool) -> bool {
 
 /// Whether `text` starts with `tokens`, whitespace allowed before each.
 fn opens_with(text: &str, tokens: &[&str]) -> bool {
-    let mut rest = text;
-    for token in tokens {
-        match rest.trim_start().strip_prefix(token) {
-            Some(after) => rest = after,
-            None => return false,
-        }
-    }
-    true
+    let rest = tokens
+        .iter()
+        .try_fold(text, |rest, t| rest.trim_start().strip_prefix(t));
+    rest.is_some()
 }
 
 /// Parses one JSON object (or, with `arrays`, an array: SSE data, where platform

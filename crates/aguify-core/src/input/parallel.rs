@@ -127,9 +127,8 @@ type Job = Box<dyn FnOnce() + Send>;
 /// Worker threads parsing batches; results are taken in submission order.
 pub struct ParsePool {
     workers: usize,
-    /// Whether the workers were started (when the first batch of several went out).
-    started: bool,
-    /// The workers' queue; `None` when none is running. A worker ends when it is closed.
+    /// The workers' queue, once they were started (when the first batch of several went
+    /// out); `None` while none is running. A worker ends when it is closed.
     jobs: Option<SyncSender<Job>>,
     /// Each batch out, with its bytes.
     in_flight: VecDeque<(Receiver<Vec<Frame>>, usize)>,
@@ -144,7 +143,6 @@ impl ParsePool {
     pub fn new(workers: usize) -> Self {
         ParsePool {
             workers: workers.max(1),
-            started: false,
             jobs: None,
             in_flight: VecDeque::new(),
             garbage: Vec::new(),
@@ -168,7 +166,6 @@ impl ParsePool {
     }
 
     fn start(&mut self) {
-        self.started = true;
         let (tx, rx) = mpsc::sync_channel::<Job>(self.in_flight_limit());
         let rx = Arc::new(Mutex::new(rx));
         let mut any = false;
@@ -186,7 +183,8 @@ impl ParsePool {
     }
 
     /// Sends a batch to be parsed. It is parsed here when it is the input's only batch (`last`
-    /// and the first: no thread is started for it) or no worker could be started.
+    /// and the first: no thread is started for it) or no worker could be started (they are
+    /// tried again with the next batch).
     pub fn submit(&mut self, batch: Lines, file: &Arc<str>, last: bool) {
         let bytes = batch.text.len();
         let (reply, result) = mpsc::sync_channel(1);
@@ -200,16 +198,15 @@ impl ParsePool {
             // The caller may have stopped early (broken pipe): nobody waits for this batch.
             let _ = reply.send(batch.parse(&file));
         });
-        if !self.started && !last {
+        if self.jobs.is_none() && !last {
             self.start();
         }
-        match &self.jobs {
-            Some(tx) => {
-                if let Err(unsent) = tx.send(job) {
-                    (unsent.0)();
-                }
-            }
-            None => job(),
+        let unsent = match &self.jobs {
+            Some(tx) => tx.send(job).err().map(|unsent| unsent.0),
+            None => Some(job),
+        };
+        if let Some(job) = unsent {
+            job();
         }
         self.in_flight.push_back((result, bytes));
     }

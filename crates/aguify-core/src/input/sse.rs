@@ -134,10 +134,7 @@ impl SseFramer {
                 Err(Disposition::Bad(BadLine::new(Reason::NotJson, message)))
             }
             (_, Some(Ok(data)), _) => {
-                let data = match event.as_deref() {
-                    Some(name) => self.bare_v3_envelope(name, data),
-                    None => data,
-                };
+                let data = self.bare_v3_envelope(event.as_deref(), data);
                 let parse = |d: &str| parse_json(d, true);
                 let read = Record::read(origin.clone(), lines, event, data.into(), parse);
                 let bad = |b: BadLine| BadLine::new(b.reason, format!("SSE data: {b}"));
@@ -157,9 +154,10 @@ impl SseFramer {
     /// event's `params.data`; there is no `seq` and no timestamp. Whether a file is of this
     /// form its first readable `lifecycle`, `messages` or `tools` frame tells
     /// ([`tells_bare_v3`]); its `error` frames keep their own shape. Any other frame, and data
-    /// that is no JSON (reported as it is), is returned unchanged.
-    fn bare_v3_envelope(&mut self, name: &str, data: String) -> String {
-        let mut parts = name.split('|');
+    /// that is no JSON (reported as it is), is returned unchanged, as is a frame without a
+    /// name.
+    fn bare_v3_envelope(&mut self, name: Option<&str>, data: String) -> String {
+        let mut parts = name.unwrap_or_default().split('|');
         let method = parts.next().unwrap_or_default();
         if method == "error" || method.is_empty() {
             return data;

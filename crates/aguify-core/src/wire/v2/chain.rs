@@ -62,14 +62,11 @@ impl ChainData<'_> {
 /// text (a repeated key, an lc object the state's read declines), else passed on as a tree
 /// (`None`: no tree holds it).
 fn state(raw: &RawValue) -> Option<Data> {
-    let state = State::read(raw.get()).map(Box::new).map(Data::State);
-    state.or_else(|| {
+    let read = |text: &str| State::read(text).map(|s| Data::State(Box::new(s)));
+    read(raw.get()).or_else(|| {
         let tree = normalised_tree(raw.get())?;
-        let state = tree.is_object().then(|| State::read(&tree.to_string()));
-        Some(match state.flatten() {
-            Some(state) => Data::State(Box::new(state)),
-            None => Data::Value(Some(tree)),
-        })
+        let state = tree.is_object().then(|| read(&tree.to_string())).flatten();
+        Some(state.unwrap_or(Data::Value(Some(tree))))
     })
 }
 
@@ -321,10 +318,9 @@ impl Flat<'_> {
             }
             return Some(());
         }
-        let normalised = !self.normalise;
         match (self.keys.messages.0, self.keys.update.0) {
             (Some(Lenient(Some(h))), _) | (None, Some(Lenient(Some(h)))) => {
-                h.calls(out, normalised)
+                h.calls(out, !self.normalise)
             }
             _ => Some(()),
         }
@@ -370,30 +366,29 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
         }
         Some(Holder::Object(keys)) => {
             let flat = keys.flat(normalised)?;
-            // An object normalising may make a list of.
-            if let (false, Some(Lenient(Some(Holder::Object(_))))) =
-                (normalised, &flat.keys.messages.0)
-            {
-                return None;
-            }
-            if let Some(Lenient(Some(Holder::Items(list, _)))) = flat.keys.messages.0 {
-                // The calls of its AI messages, and the calls its tool messages answer.
-                let mut answered = std::collections::HashSet::new();
-                for m in list {
-                    let Holder::Object(m) = m else { continue };
-                    let m = m.flat(normalised)?;
-                    if m.is_kind("ai") {
-                        let (id, list) = (m.id(), m.calls()?);
-                        calls.push(MessageCalls { id, calls: list });
-                    } else if m.is_kind("tool") {
-                        answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
+            match flat.keys.messages.0 {
+                // An object normalising may make a list of.
+                Some(Lenient(Some(Holder::Object(_)))) if !normalised => return None,
+                Some(Lenient(Some(Holder::Items(list, _)))) => {
+                    // The calls of its AI messages, and the calls its tool messages answer.
+                    let mut answered = std::collections::HashSet::new();
+                    for m in list {
+                        let Holder::Object(m) = m else { continue };
+                        let m = m.flat(normalised)?;
+                        if m.is_kind("ai") {
+                            let (id, list) = (m.id(), m.calls()?);
+                            calls.push(MessageCalls { id, calls: list });
+                        } else if m.is_kind("tool") {
+                            answered.extend(text_of(m.keys.tool_call_id).map(Cow::into_owned))
+                        }
                     }
+                    calls.retain_mut(|m| {
+                        m.calls.retain(|(call, ..)| !answered.contains(call));
+                        !m.calls.is_empty()
+                    });
+                    conversation = Some(vec![]);
                 }
-                calls.retain_mut(|m| {
-                    m.calls.retain(|(call, ..)| !answered.contains(call));
-                    !m.calls.is_empty()
-                });
-                conversation = Some(vec![]);
+                _ => {}
             }
         }
     }

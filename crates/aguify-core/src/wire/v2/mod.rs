@@ -217,10 +217,7 @@ impl Event {
     /// the typed read declines (a repeated key, `data` before `event`) is read from the text
     /// its tree writes.
     pub fn read(text: &str) -> Option<Box<Event>> {
-        let e = match Event::of_text(text) {
-            Some(e) => e,
-            None => Event::of_tree(&from(text)?)?,
-        };
+        let e = Event::of_text(text).or_else(|| Event::of_tree(&from(text)?))?;
         e.event.starts_with("on_").then_some(e)
     }
 
@@ -261,10 +258,9 @@ impl Event {
     /// Whether the event is of the root run: no parent runs (or, without `parent_ids`, a
     /// chain event outside any node).
     pub fn is_root(&self) -> bool {
-        match self.parents_empty {
-            Some(empty) => empty,
-            None => self.meta.langgraph_node.0.is_none() && self.event.starts_with("on_chain_"),
-        }
+        let outside =
+            || self.meta.langgraph_node.0.is_none() && self.event.starts_with("on_chain_");
+        self.parents_empty.unwrap_or_else(outside)
     }
 
     /// `metadata.langgraph_node`, when a string.
@@ -363,10 +359,10 @@ impl Data {
 /// it whole), any other record is the event.
 pub fn payload<'a>(v: &'a Value, sse_event: Option<&str>) -> &'a Value {
     let part = v.get("event").and_then(Value::as_str) == Some("events");
-    match part && sse_event != Some("events") {
-        true => v.get("data").unwrap_or(v),
-        false => v,
-    }
+    let data = v
+        .get("data")
+        .filter(|_| part && sse_event != Some("events"));
+    data.unwrap_or(v)
 }
 
 fn from<'a, T: Deserialize<'a>>(text: &'a str) -> Option<T> {
