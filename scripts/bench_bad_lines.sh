@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Time and memory on many bad lines (issue 26.4, 26.10): a run with N unreadable lines inside
-# it, read by `timeline`, `check` and `explain`; wall time and peak RSS (/usr/bin/time -v),
-# best of REPEAT runs. Compare two builds:
+# it, read by `timeline`, `check`, `explain` and `diff` (the file against itself); wall time
+# and peak RSS (/usr/bin/time -v), best of REPEAT runs. Compare two builds:
 #
 #   scripts/bench_bad_lines.sh                                  # target/release/aguify
 #   BIN=/path/to/old/aguify scripts/bench_bad_lines.sh          # another build
@@ -32,4 +32,5 @@ for n in $sizes; do
     for cmd in timeline check explain; do
         best_of "$bin" "$cmd" "$f"
     done
+    best_of "$bin" diff "$f" "$f"
 done

@@ -1,11 +1,11 @@
-# Sourced by the bench_*.sh scripts: `best_of BIN CMD FILE` runs `BIN CMD FILE` $repeat times
+# Sourced by the bench_*.sh scripts: `best_of BIN CMD FILE [ARG...]` runs `BIN CMD FILE ARG...` $repeat times
 # (each stopped after $limit seconds) under /usr/bin/time and prints one row: CMD, $n, the
 # least wall time in seconds and the least peak RSS in MiB (">$limit" and "-" on a timeout).
 # Needs $dir, $repeat, $limit and $n set by the caller.
 best_of() {
     local bin=$1 cmd=$2 f=$3 best_wall="" best_rss="" out wall rss
     for _ in $(seq 1 "$repeat"); do
-        /usr/bin/time -v -o "$dir/time.txt" timeout "$limit" "$bin" "$cmd" "$f" > /dev/null 2>&1 || true
+        /usr/bin/time -v -o "$dir/time.txt" timeout "$limit" "$bin" "$cmd" "$f" "${@:4}" > /dev/null 2>&1 || true
         out=$(cat "$dir/time.txt")
         if echo "$out" | grep -q 'Exit status: 124\|Command terminated by signal'; then
             best_wall=">$limit"; best_rss="-"; break

@@ -491,6 +491,19 @@ fn exit_codes() {
         err.contains("garbage.ndjson: no AG-UI or LangGraph records"),
         "{err}"
     );
+    // Its unreadable lines are held (untold) for its first record up to 1,000, then told as
+    // they come: memory is not the file's size.
+    assert!(!err.contains("garbage.ndjson:1:"), "{err}");
+    let long = scratch("long-garbage.ndjson");
+    std::fs::write(&long, "not json\n".repeat(1500)).expect("write");
+    let (code, _, err) = aguify(&["diff", &a, &s(&long)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("long-garbage.ndjson:1: invalid JSON"), "{err}");
+    assert!(err.contains("… and 1495 more unreadable lines"), "{err}");
+    assert!(
+        err.contains("long-garbage.ndjson: no AG-UI or LangGraph records"),
+        "{err}"
+    );
     let (code, out, _) = aguify(&["diff", "--old", &a, &c, "--new", &b, &c]);
     assert_eq!(code, 0, "{out}");
     let (code, _, err) = aguify(&["diff", "--ignore", "state", &a, &b]);

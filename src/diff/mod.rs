@@ -90,12 +90,14 @@ pub fn read_side(
     let mut reader = Reader {
         conv: Conversation::new(exact),
         out,
-        bad: Vec::new(),
+        held: Vec::new(),
+        telling: false,
+        failed: None,
     };
     let result = pipeline::run(inputs, opts, &mut reader);
     if let Err(Error::Strict(..)) = &result {
         // `--strict` stops at a bad line: it is told before the stop.
-        reader.flush_bad().map_err(Error::Output)?;
+        reader.flush().map_err(Error::Output)?;
     }
     // A file of which nothing is of a known form (empty, binary, a CSV, the wrong `--from`)
     // is no conversation: an empty golden or "equal: 0 runs" would be a lie.
@@ -103,7 +105,7 @@ pub fn read_side(
         return Err(invalid(file, why));
     }
     // The input ended: the lines still held, then the open run, if any.
-    reader.flush_bad().map_err(Error::Output)?;
+    reader.flush().map_err(Error::Output)?;
     reader.conv.finish().map_or(Ok(()), |run| {
         (reader.out)(Item::Run(run)).map_err(Error::Output)
     })
@@ -185,35 +187,77 @@ pub fn diff(
 /// Items a side's thread may read ahead of the comparison: memory is a few runs, not a side.
 const READ_AHEAD: usize = 16;
 
-/// The pipeline observer of one side: folds events and hands on each run as it ends.
+/// The pipeline observer of one side: folds events and hands on each run as it ends, and each
+/// unreadable line as it is met.
 struct Reader<'a> {
     conv: Conversation,
     out: &'a mut dyn FnMut(Item) -> io::Result<()>,
-    bad: Vec<Item>,
+    /// Unreadable lines of a file none of whose records was of a known form yet (a file of
+    /// which nothing is read is an error, not a list of bad lines).
+    held: Vec<Item>,
+    /// Unreadable lines are handed on as they come: the file being read turned out to be a
+    /// recording, or [`HELD_MAX`] of its lines were held (memory is a few runs, not a file).
+    telling: bool,
+    /// The first failure to hand an item on in a hook that cannot return it.
+    failed: Option<io::Error>,
 }
 
+/// Unreadable lines held at most while a file's first record of a known form is awaited.
+const HELD_MAX: usize = 1000;
+
 impl Reader<'_> {
-    fn flush_bad(&mut self) -> io::Result<()> {
-        for b in self.bad.drain(..) {
-            (self.out)(b)?;
+    /// Hands `item` on; the first failure is kept for the next hook that can return it.
+    fn send(&mut self, item: Item) {
+        if self.failed.is_none() {
+            self.failed = (self.out)(item).err();
         }
-        Ok(())
+    }
+
+    /// Hands on the lines held.
+    fn release(&mut self) {
+        for b in std::mem::take(&mut self.held) {
+            self.send(b);
+        }
+    }
+
+    /// Hands on the lines held, and returns the first failure to hand anything on.
+    fn flush(&mut self) -> io::Result<()> {
+        self.release();
+        self.failed.take().map_or(Ok(()), Err)
     }
 }
 
 impl Observer for Reader<'_> {
+    fn file_read(&mut self, _file: &str) {
+        self.telling = true;
+        self.release();
+    }
+
     fn bad_line(&mut self, origin: &Origin, message: &crate::error::BadLine) {
-        self.bad.push(Item::Bad {
+        let item = Item::Bad {
             origin: origin.clone(),
             message: message.to_string(),
-        });
+        };
+        if self.telling {
+            return self.send(item);
+        }
+        self.held.push(item);
+        if self.held.len() == HELD_MAX {
+            self.telling = true;
+            self.release();
+        }
     }
 
     fn event(&mut self, ev: &Event, origin: &Origin) -> io::Result<()> {
-        self.flush_bad()?;
+        self.flush()?;
         match self.conv.fold(ev, origin) {
             Some(run) => (self.out)(Item::Run(run)),
             None => Ok(()),
         }
+    }
+
+    fn end_of_file(&mut self, _file: &str) -> io::Result<()> {
+        self.telling = false;
+        self.failed.take().map_or(Ok(()), Err)
     }
 }
