@@ -188,16 +188,17 @@ impl V3Adapter {
         }
     }
 
-    /// The results a subgraph's state (in namespace `ns`) gives of calls models made there
-    /// that nothing answered yet (`record`: its event, read whole only when its text names
-    /// such a call):
+    /// A subgraph's `values` event `rec` in namespace `ns` (read whole only when its text
+    /// names a call still waiting): the results its state gives of calls models made there
+    /// that nothing answered yet; ignored when it gives none.
     /// Python v3 has no `tools` events inside a subgraph, and its tool messages reach the
     /// root state only when the subgraph ends (never when it fails).
-    fn subgraph_results(&mut self, ns: &str, record: &Record, out: &mut Vec<ModelEvent>) -> bool {
-        if !self.run.nest.waiting(ns).any(|id| record.text.contains(id)) {
-            return false;
+    fn subgraph_state(&mut self, ns: &str, rec: &Record, out: &mut Vec<ModelEvent>) -> Disposition {
+        let ignored = Disposition::Ignored("subgraph values (not the graph's state)");
+        if !self.run.nest.waiting(ns).any(|id| rec.text.contains(id)) {
+            return ignored;
         }
-        let v = record.value();
+        let v = rec.value();
         let ev = v
             .field("method")
             .map_or_else(|| v.field("data").unwrap_or(v), |_| v);
@@ -221,7 +222,11 @@ impl V3Adapter {
             self.run.nest.answered(&call);
             out.extend(m.tool_result(i, call).map(ModelEvent::ToolEnd));
         }
-        out.len() > n
+        if out.len() > n {
+            Disposition::Mapped
+        } else {
+            ignored
+        }
     }
 
     /// A v3 event after its `seq` check, `p` its `params`.
@@ -249,8 +254,7 @@ impl V3Adapter {
             "messages" => self.on_messages(ev, p, out),
             "tools" => self.on_tools(p, out),
             "values" if ns.is_empty() => self.on_values(p, out),
-            "values" if self.subgraph_results(ns, record, out) => Disposition::Mapped,
-            "values" => Disposition::Ignored("subgraph values (not the graph's state)"),
+            "values" => self.subgraph_state(ns, record, out),
             "updates" => match data {
                 Data::Value(d)
                     if d.field("node")
