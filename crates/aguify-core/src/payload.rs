@@ -144,15 +144,16 @@ struct Seen {
 impl Seen {
     /// Whether `hash` is new (it is seen now).
     fn insert(&mut self, hash: u64) -> bool {
-        if self.few[..self.n.min(16)].contains(&hash) {
+        // The set is hashed (SipHash) only once it holds keys.
+        if self.few[..self.n.min(16)].contains(&hash) || (self.n > 16 && self.many.contains(&hash))
+        {
             return false;
         }
-        self.n += 1;
-        // The set is hashed (SipHash) only once the array is full.
-        match self.few.get_mut(self.n - 1) {
+        match self.few.get_mut(self.n) {
             Some(slot) => *slot = hash,
-            None => return self.many.insert(hash),
+            None => _ = self.many.insert(hash),
         }
+        self.n += 1;
         true
     }
 }
