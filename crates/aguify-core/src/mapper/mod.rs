@@ -477,22 +477,17 @@ impl Mapper {
         pick: impl Fn(Option<&str>, Option<&str>) -> bool,
         out: &mut Vec<Event>,
     ) {
+        let in_block = |sp: &Span, owner: Option<&str>| {
+            sp.block.as_ref().is_some_and(|(m, _)| pick(owner, Some(m)))
+        };
+        self.close_reasoning_where(in_block, out);
         let pick = |s: &subagent::Subagents, item: &str, m: Option<&str>| pick(s.owner_of(item), m);
         let Some(run) = self.run.as_mut() else { return };
         let s = &self.subagents;
-        let in_block = |sp: &Span| {
-            sp.block
-                .as_ref()
-                .is_some_and(|(m, _)| pick(s, &sp.id, Some(m)))
-        };
-        let reasoning = run.reasoning.take_if(|sp| in_block(sp));
         let texts = (run.text_open).extract_if(.., |m| pick(s, m, Some(m)));
         let texts: Vec<String> = texts.collect();
         let stranded = (run.tool_buffer).extract_if(.., |(m, _), _| pick(s, m, Some(m)));
         let stranded: Vec<_> = stranded.collect();
-        if let Some(span) = reasoning {
-            self.emit_reasoning_end(span.id, out);
-        }
         for m in texts {
             self.emit_text_end(&m, out);
         }
