@@ -304,16 +304,14 @@ impl Mapper {
         if thinking && ev.item().is_some() && !ev.type_name().starts_with("REASONING") {
             self.close_narration(out);
         }
-        let ev = ev.at(self.timestamp);
+        let mut ev = ev.at(self.timestamp);
         self.client.saw(&ev);
-        let ev = match self.subagents.any() {
-            true => self.subagents.attribute(ev),
-            false => ev,
-        };
-        let ev = match self.agui0() {
-            true => compat::text_content(ev),
-            false => ev,
-        };
+        if self.subagents.any() {
+            ev = self.subagents.attribute(ev);
+        }
+        if self.agui0() {
+            compat::text_content(&mut ev);
+        }
         match self.opts.compat {
             Compat::Thinking => out.extend(compat::thinking(ev)),
             Compat::None => out.push(ev),
