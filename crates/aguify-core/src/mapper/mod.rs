@@ -122,9 +122,9 @@ pub struct Mapper {
     last_run_id: Option<String>,
     /// Interrupt ids the previous run on this thread stopped at.
     pending: Vec<String>,
-    /// Calls (id, call) whose tool raised `interrupt()` in the previous run: started (and
-    /// ended) there, answered by the run that resumes it (no second TOOL_CALL_START).
-    suspended: Vec<(String, ToolCall)>,
+    /// Calls whose tool raised `interrupt()` in the previous run, by id: started (and ended)
+    /// there, answered by the run that resumes it (no second TOOL_CALL_START).
+    suspended: IndexMap<String, ToolCall, FastIds>,
     /// Calls answered since the thread's last run that was not a resume (the latest
     /// [`ThreadAnswers::WINDOW`]): a resume run re-executing one (LangGraph.js re-runs every call of the interrupted
     /// tools node) adds nothing, neither a second start nor a second result.
