@@ -45,12 +45,6 @@ pub(super) struct ClientView {
 }
 
 impl ClientView {
-    /// A new thread: the client holds nothing of it.
-    pub(super) fn new_thread(&mut self) {
-        // The run's own fields are reset by its RUN_STARTED ([`ClientView::saw`]).
-        *self = ClientView::default();
-    }
-
     pub(super) fn holds(&self, id: &str) -> bool {
         self.shown.get(id).is_some()
     }

@@ -64,7 +64,8 @@ impl Mapper {
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
         if !same_thread {
-            self.client.new_thread();
+            // A new thread: the client holds nothing of it.
+            self.client = Default::default();
         }
         let pending = std::mem::take(&mut self.pending);
         let suspended = std::mem::take(&mut self.suspended);
