@@ -112,9 +112,7 @@ impl Mapper {
         let owned = |owner: Option<&str>| owner == Some(id.as_str());
         self.close_where(|owner, _| owned(owner), out);
         self.finish_steps(owned, out);
-        if self.subagents.scope.as_ref() == Some(&id) {
-            self.subagents.scope = None;
-        }
+        self.subagents.scope.take_if(|s| *s == id);
         let (timestamp, subagent_run_id) = (None, id);
         let e = match end {
             Ok((result, outcome)) => Event::SubagentFinished {

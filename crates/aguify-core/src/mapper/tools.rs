@@ -14,15 +14,14 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         let key = (message_id.clone(), index);
-        let known = self.run_mut().tool_index.get(&key).cloned();
-        if let Some(call_id) = known {
-            let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
+        let run = self.run_mut();
+        if let Some(call_id) = run.tool_index.get(&key).cloned() {
+            let started_here = run.tools.get(&call_id).is_some_and(|t| !t.ended);
             if started_here && !chunk.args.is_empty() {
                 self.emit_args(call_id, chunk.args, out);
             }
             return;
         }
-        let run = self.run_mut();
         let buf = run.tool_buffer.entry(key.clone()).or_default();
         buf.id = chunk.id.or(buf.id.take());
         buf.name = chunk.name.or(buf.name.take());
@@ -115,9 +114,7 @@ impl Mapper {
         if t.result {
             run.tool_done();
         }
-        if let Some(i) = run.open_tools.iter().rposition(|id| id == call_id) {
-            run.open_tools.remove(i);
-        }
+        run.open_tools.retain(|id| id != call_id);
         let tool_call_id = call_id.into();
         self.push(own!(ToolCallEnd { tool_call_id }), out);
         // A result that came before its call ([`Run::early_results`]) can go now.
