@@ -55,9 +55,8 @@ impl Mapper {
             Some(&n) if n > 1 => format!("{base}:{n}"),
             _ => base,
         };
-        let subtype = Subtype::Message;
         let e = own!(ReasoningEncryptedValue {
-            subtype,
+            subtype: Subtype::Message,
             entity_id,
             encrypted_value
         });

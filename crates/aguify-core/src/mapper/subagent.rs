@@ -113,17 +113,16 @@ impl Mapper {
         self.close_where(|owner, _| owned(owner), out);
         self.finish_steps(owned, out);
         self.subagents.scope.take_if(|s| *s == id);
-        let (timestamp, subagent_run_id) = (None, id);
         let e = match end {
             Ok((result, outcome)) => Event::SubagentFinished {
-                timestamp,
-                subagent_run_id,
+                timestamp: None,
+                subagent_run_id: id,
                 result,
                 outcome,
             },
             Err((code, message)) => Event::SubagentError {
-                timestamp,
-                subagent_run_id,
+                timestamp: None,
+                subagent_run_id: id,
                 message,
                 code: Some(code.into()),
             },

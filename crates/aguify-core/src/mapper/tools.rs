@@ -69,10 +69,9 @@ impl Mapper {
         let call = ToolCall::new(name, parent.clone(), false);
         run.tools.insert(call_id.to_string(), call);
         run.open_tools.push(call_id.to_string());
-        let (tool_call_id, tool_call_name) = (call_id.to_string(), name.to_string());
         let e = own!(ToolCallStart {
-            tool_call_id,
-            tool_call_name,
+            tool_call_id: call_id.to_string(),
+            tool_call_name: name.to_string(),
             parent_message_id: parent
         });
         self.push(e, out);
@@ -152,11 +151,10 @@ impl Mapper {
             t.result = true;
             run.tool_done();
         }
-        let content = r.content;
         // The sub-agents run under the call (latest first) end with its result.
         let under = (self.subagents.open.iter().rev()).filter(|(_, c)| **c == call_id);
         for id in under.map(|(id, _)| id.clone()).collect::<Vec<_>>() {
-            let text = content.clone().into_text();
+            let text = r.content.clone().into_text();
             let end = match r.error {
                 false => Ok((Some(text.into()), json!({"type": "success"}))),
                 true => Err((error_code::AGENT_INTERNAL, text)),
@@ -171,19 +169,17 @@ impl Mapper {
         }
         sent.push(Item {
             tool_call_id: Some(call_id.clone()),
-            content: Some(content.clone()),
+            content: Some(r.content.clone()),
             ..Item::new(message_id.clone(), Role::Tool, None)
-        });
-        let (tool_call_id, role) = (call_id, Role::Tool);
-        let metadata = (r.error).then(|| ResultStatus {
-            status: "error".into(),
         });
         let e = own!(ToolCallResult {
             message_id,
-            tool_call_id,
-            content,
-            role,
-            metadata
+            tool_call_id: call_id,
+            content: r.content,
+            role: Role::Tool,
+            metadata: r.error.then(|| ResultStatus {
+                status: "error".into(),
+            })
         });
         self.push(e, out);
         let how = if r.error { "failed" } else { "returned" };
