@@ -35,22 +35,15 @@ pub(super) struct ClientView {
     /// Calls answered under `result-<call id>` (the log did not say the tool message's id
     /// while the run went on): a later state's tool message for the call is named so.
     fallback_results: crate::recent::Recent<String, String, { 1 << 14 }, FastIds>,
-    /// The run in progress has sent a message (text, reasoning, a call, a result).
-    pub(super) run_streamed: bool,
-    /// The run in progress has read a message list (a state, a step's input).
-    pub(super) run_viewed: bool,
-    /// The calls the run in progress started with no parent message before it sent anything
-    /// else.
+    /// The run in progress has sent a message (text, reasoning, a call, a result) or read a
+    /// message list (a state, a step's input): a list it reads now is not its first.
+    pub(super) run_began: bool,
+    /// The calls the run in progress started with no parent message before it sent or read
+    /// anything else.
     pub(super) run_orphans: Vec<String>,
 }
 
 impl ClientView {
-    /// A new thread: the client holds nothing of it.
-    pub(super) fn new_thread(&mut self) {
-        // The run's own fields are reset by its RUN_STARTED ([`ClientView::saw`]).
-        *self = ClientView::default();
-    }
-
     pub(super) fn holds(&self, id: &str) -> bool {
         self.shown.get(id).is_some()
     }
@@ -130,9 +123,8 @@ impl ClientView {
     pub(super) fn saw(&mut self, ev: &Event) {
         match ev {
             Event::RunStarted { input, .. } => {
-                self.run_streamed = false;
+                self.run_began = false;
                 self.run_orphans.clear();
-                self.run_viewed = false;
                 let list = input.as_ref().and_then(|i| i.get("messages")?.as_array());
                 for id in list.into_iter().flatten().filter_map(|m| m.field_str("id")) {
                     self.hold(id);
@@ -145,7 +137,7 @@ impl ClientView {
                 }
             }
             Event::TextMessageStart { message_id, .. } => {
-                self.run_streamed = true;
+                self.run_began = true;
                 self.hold_streamed(message_id);
             }
             Event::ToolCallStart {
@@ -157,8 +149,8 @@ impl ClientView {
                     // A call of no known message (a resumed call, in a file replayed alone):
                     // the client makes it a message of its own, which the run's first list
                     // may replace by the message that made the call.
-                    None if !self.run_streamed => self.run_orphans.push(tool_call_id.clone()),
-                    _ => self.run_streamed = true,
+                    None if !self.run_began => self.run_orphans.push(tool_call_id.clone()),
+                    _ => self.run_began = true,
                 }
                 self.hold_streamed(parent_message_id.as_deref().unwrap_or(tool_call_id));
             }
@@ -167,13 +159,13 @@ impl ClientView {
                 tool_call_id,
                 ..
             } => {
-                self.run_streamed = true;
+                self.run_began = true;
                 self.hold(message_id);
                 if message_id.strip_prefix("result-") == Some(tool_call_id.as_str()) {
                     (self.fallback_results).insert(tool_call_id.clone(), message_id.clone());
                 }
             }
-            Event::ReasoningMessageStart { .. } => self.run_streamed = true,
+            Event::ReasoningMessageStart { .. } => self.run_began = true,
             _ => {}
         }
     }

@@ -19,15 +19,15 @@ use serde_json::Value;
 
 use crate::agui::{Event, EventType, Message, ToolContent};
 
-/// `ev` with its tool messages' content parts as text (0.0.x tool messages hold text only):
+/// Turns `ev`'s tool messages' content parts to text (0.0.x tool messages hold text only):
 /// the text of the text parts, or the parts as JSON when there is none. (The mapper's
 /// snapshots hold its own items only; a captured event is passed through as it is.)
-pub(super) fn text_content(mut ev: Event) -> Event {
+pub(super) fn text_content(ev: &mut Event) {
     let as_text = |c: &mut ToolContent| {
         let text = std::mem::replace(c, ToolContent::Text(String::new())).into_text();
         *c = ToolContent::Text(text);
     };
-    match &mut ev {
+    match ev {
         Event::ToolCallResult { content, .. } => as_text(content),
         Event::MessagesSnapshot { messages, .. } => {
             for m in messages.iter_mut() {
@@ -38,7 +38,6 @@ pub(super) fn text_content(mut ev: Event) -> Event {
         }
         _ => {}
     }
-    ev
 }
 
 /// `ev` as the 0.x client reads it (`None`: it has no such event, REASONING_ENCRYPTED_VALUE

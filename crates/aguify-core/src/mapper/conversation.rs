@@ -20,9 +20,7 @@ impl Mapper {
     /// with its calls.
     fn follow_conversation(&mut self, list: &[MessageRef<'_>], out: &mut Vec<Event>) {
         self.run_mut().sent_results.clear();
-        let client = &mut self.client;
-        let first = !client.run_viewed && !client.run_streamed;
-        client.run_viewed = true;
+        let first = !std::mem::replace(&mut self.client.run_began, true);
         // A result of this run's calls goes as TOOL_CALL_RESULT (results_from_state), not here.
         let waiting =
             |this: &Self, m: &MessageRef<'_>| m.tool_call().is_some_and(|c| this.unanswered(&c));

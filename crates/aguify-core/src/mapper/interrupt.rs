@@ -9,14 +9,13 @@ use crate::model::InterruptInfo;
 /// `input_required`.
 pub fn reason(payload: &Value) -> String {
     let s = |k: &str| payload.field_str(k).filter(|s| !s.is_empty());
-    if let Some(r) = s("reason") {
-        return r.to_string();
+    match (s("reason"), s("type")) {
+        (Some(r), _) => r,
+        (None, Some("approval")) => "confirmation",
+        (None, Some(t)) => t,
+        (None, None) => "input_required",
     }
-    match s("type") {
-        Some("approval") => "confirmation".into(),
-        Some(t) => t.to_string(),
-        None => "input_required".into(),
-    }
+    .to_string()
 }
 
 /// The interrupt's question: the payload when it is a string, else its `message`, `question`
@@ -24,11 +23,10 @@ pub fn reason(payload: &Value) -> String {
 /// (`{"action_requests": [{"name", "args", "description"}], "review_configs": […]}`;
 /// LangChain.js: `actionRequests`), one per paragraph.
 fn message(payload: &Value) -> Option<String> {
-    if let Value::String(s) = payload {
-        return Some(s.clone());
-    }
-    let asked = ["message", "question", "prompt"].map(|k| payload.get(k));
-    if let Some(asked) = asked.into_iter().flatten().next().and_then(Value::as_str) {
+    let asked = ["message", "question", "prompt"]
+        .into_iter()
+        .find_map(|k| payload.get(k));
+    if let Some(asked) = payload.as_str().or(asked.and_then(Value::as_str)) {
         return Some(asked.to_string());
     }
     // The `description`s of a `HumanInTheLoopMiddleware` interrupt's `action_requests`.

@@ -122,9 +122,9 @@ pub struct Mapper {
     last_run_id: Option<String>,
     /// Interrupt ids the previous run on this thread stopped at.
     pending: Vec<String>,
-    /// Calls (id, call) whose tool raised `interrupt()` in the previous run: started (and
-    /// ended) there, answered by the run that resumes it (no second TOOL_CALL_START).
-    suspended: Vec<(String, ToolCall)>,
+    /// Calls whose tool raised `interrupt()` in the previous run, by id: started (and ended)
+    /// there, answered by the run that resumes it (no second TOOL_CALL_START).
+    suspended: IndexMap<String, ToolCall, FastIds>,
     /// Calls answered since the thread's last run that was not a resume (the latest
     /// [`ThreadAnswers::WINDOW`]): a resume run re-executing one (LangGraph.js re-runs every call of the interrupted
     /// tools node) adds nothing, neither a second start nor a second result.
@@ -304,16 +304,14 @@ impl Mapper {
         if thinking && ev.item().is_some() && !ev.type_name().starts_with("REASONING") {
             self.close_narration(out);
         }
-        let ev = ev.at(self.timestamp);
+        let mut ev = ev.at(self.timestamp);
         self.client.saw(&ev);
-        let ev = match self.subagents.any() {
-            true => self.subagents.attribute(ev),
-            false => ev,
-        };
-        let ev = match self.agui0() {
-            true => compat::text_content(ev),
-            false => ev,
-        };
+        if self.subagents.any() {
+            ev = self.subagents.attribute(ev);
+        }
+        if self.agui0() {
+            compat::text_content(&mut ev);
+        }
         match self.opts.compat {
             Compat::Thinking => out.extend(compat::thinking(ev)),
             Compat::None => out.push(ev),
@@ -477,22 +475,17 @@ impl Mapper {
         pick: impl Fn(Option<&str>, Option<&str>) -> bool,
         out: &mut Vec<Event>,
     ) {
+        let in_block = |sp: &Span, owner: Option<&str>| {
+            sp.block.as_ref().is_some_and(|(m, _)| pick(owner, Some(m)))
+        };
+        self.close_reasoning_where(in_block, out);
         let pick = |s: &subagent::Subagents, item: &str, m: Option<&str>| pick(s.owner_of(item), m);
         let Some(run) = self.run.as_mut() else { return };
         let s = &self.subagents;
-        let in_block = |sp: &Span| {
-            sp.block
-                .as_ref()
-                .is_some_and(|(m, _)| pick(s, &sp.id, Some(m)))
-        };
-        let reasoning = run.reasoning.take_if(|sp| in_block(sp));
         let texts = (run.text_open).extract_if(.., |m| pick(s, m, Some(m)));
         let texts: Vec<String> = texts.collect();
         let stranded = (run.tool_buffer).extract_if(.., |(m, _), _| pick(s, m, Some(m)));
         let stranded: Vec<_> = stranded.collect();
-        if let Some(span) = reasoning {
-            self.emit_reasoning_end(span.id, out);
-        }
         for m in texts {
             self.emit_text_end(&m, out);
         }

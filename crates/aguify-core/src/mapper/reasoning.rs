@@ -25,7 +25,7 @@ impl Mapper {
                     Some((message_id, block)) => reasoning_id(message_id, block),
                     None => format!("{}:tool-steps", self.last_run_id.as_deref().unwrap_or("")),
                 };
-                self.close_reasoning_where(|_| true, out);
+                self.close_reasoning_where(|_, _| true, out);
                 let run = self.run_mut();
                 let id = numbered(&mut run.reasoning_ids, base);
                 let id = run.reasoning.insert(Span { id, block }).id.clone();
@@ -55,9 +55,8 @@ impl Mapper {
             Some(&n) if n > 1 => format!("{base}:{n}"),
             _ => base,
         };
-        let subtype = Subtype::Message;
         let e = own!(ReasoningEncryptedValue {
-            subtype,
+            subtype: Subtype::Message,
             entity_id,
             encrypted_value
         });
@@ -66,33 +65,30 @@ impl Mapper {
 
     pub(super) fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
         self.close_reasoning_where(
-            |s| s.block.as_ref().is_some_and(|(m, _)| m == message_id),
+            |s, _| s.block.as_ref().is_some_and(|(m, _)| m == message_id),
             out,
         );
     }
 
     /// Closes the tool-step narration if it is open.
     pub(super) fn close_narration(&mut self, out: &mut Vec<Event>) {
-        self.close_reasoning_where(|s| s.block.is_none(), out);
+        self.close_reasoning_where(|s, _| s.block.is_none(), out);
     }
 
-    /// Ends the open reasoning span when `which` picks it.
+    /// Ends the open reasoning span (REASONING_MESSAGE_END + REASONING_END) when `which` picks
+    /// it by the span and its owner (a sub-agent's id, `None`: the run's own agent).
     pub(super) fn close_reasoning_where(
         &mut self,
-        which: impl FnOnce(&Span) -> bool,
+        which: impl FnOnce(&Span, Option<&str>) -> bool,
         out: &mut Vec<Event>,
     ) {
         let Some(run) = self.run.as_mut() else { return };
-        if let Some(span) = run.reasoning.take_if(|s| which(s)) {
-            self.emit_reasoning_end(span.id, out);
+        let s = &self.subagents;
+        if let Some(Span { id, .. }) = run.reasoning.take_if(|sp| which(sp, s.owner_of(&sp.id))) {
+            let message_id = id.clone();
+            self.push(own!(ReasoningMessageEnd { message_id }), out);
+            self.push(own!(ReasoningEnd { message_id: id }), out);
         }
-    }
-
-    /// REASONING_MESSAGE_END + REASONING_END for one reasoning id.
-    pub(super) fn emit_reasoning_end(&mut self, rid: String, out: &mut Vec<Event>) {
-        let message_id = rid.clone();
-        self.push(own!(ReasoningMessageEnd { message_id }), out);
-        self.push(own!(ReasoningEnd { message_id: rid }), out);
     }
 
     /// `--tool-steps reasoning`: a line of the narration.

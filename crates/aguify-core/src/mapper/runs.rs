@@ -64,7 +64,8 @@ impl Mapper {
         }
         let same_thread = self.thread_id.as_deref() == Some(thread_id.as_str());
         if !same_thread {
-            self.client.new_thread();
+            // A new thread: the client holds nothing of it.
+            self.client = Default::default();
         }
         let pending = std::mem::take(&mut self.pending);
         let suspended = std::mem::take(&mut self.suspended);
@@ -151,10 +152,9 @@ impl Mapper {
                 let held: Option<HashSet<&str, FastIds>> =
                     calls.map(|c| c.map(|c| &c.id[..]).collect());
                 // Every call is ended by now ([`Mapper::close_open`]): taken whole.
-                let pending = (std::mem::take(&mut run.tools).into_iter()).filter(|(id, t)| {
-                    !t.result && held.as_ref().is_none_or(|h| h.contains(&id[..]))
-                });
-                self.suspended = pending.collect();
+                run.tools
+                    .retain(|id, t| !t.result && held.as_ref().is_none_or(|h| h.contains(&id[..])));
+                self.suspended = std::mem::take(&mut run.tools);
                 if let Some(mut messages) = messages {
                     if !run.interrupts.is_empty() {
                         keep_sent_results(&mut messages, std::mem::take(&mut run.sent_results));
@@ -191,8 +191,7 @@ impl Mapper {
         if n == 0 || self.agui0() {
             return json!({"type": "success"});
         }
-        let ids = self.suspended.iter().map(|(id, _)| id);
-        let listed: Vec<&String> = ids.take(PENDING_IDS_LISTED).collect();
+        let listed: Vec<&String> = self.suspended.keys().take(PENDING_IDS_LISTED).collect();
         let mut outcome = json!({"type": "success", "pendingToolCallIds": listed});
         if n > PENDING_IDS_LISTED {
             // A bounded line: the first ids, and how many there are in all.

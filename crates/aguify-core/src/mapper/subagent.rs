@@ -112,20 +112,17 @@ impl Mapper {
         let owned = |owner: Option<&str>| owner == Some(id.as_str());
         self.close_where(|owner, _| owned(owner), out);
         self.finish_steps(owned, out);
-        if self.subagents.scope.as_ref() == Some(&id) {
-            self.subagents.scope = None;
-        }
-        let (timestamp, subagent_run_id) = (None, id);
+        self.subagents.scope.take_if(|s| *s == id);
         let e = match end {
             Ok((result, outcome)) => Event::SubagentFinished {
-                timestamp,
-                subagent_run_id,
+                timestamp: None,
+                subagent_run_id: id,
                 result,
                 outcome,
             },
             Err((code, message)) => Event::SubagentError {
-                timestamp,
-                subagent_run_id,
+                timestamp: None,
+                subagent_run_id: id,
                 message,
                 code: Some(code.into()),
             },

@@ -14,15 +14,14 @@ impl Mapper {
         out: &mut Vec<Event>,
     ) {
         let key = (message_id.clone(), index);
-        let known = self.run_mut().tool_index.get(&key).cloned();
-        if let Some(call_id) = known {
-            let started_here = self.run_mut().tools.get(&call_id).is_some_and(|t| !t.ended);
+        let run = self.run_mut();
+        if let Some(call_id) = run.tool_index.get(&key).cloned() {
+            let started_here = run.tools.get(&call_id).is_some_and(|t| !t.ended);
             if started_here && !chunk.args.is_empty() {
                 self.emit_args(call_id, chunk.args, out);
             }
             return;
         }
-        let run = self.run_mut();
         let buf = run.tool_buffer.entry(key.clone()).or_default();
         buf.id = chunk.id.or(buf.id.take());
         buf.name = chunk.name.or(buf.name.take());
@@ -70,10 +69,9 @@ impl Mapper {
         let call = ToolCall::new(name, parent.clone(), false);
         run.tools.insert(call_id.to_string(), call);
         run.open_tools.push(call_id.to_string());
-        let (tool_call_id, tool_call_name) = (call_id.to_string(), name.to_string());
         let e = own!(ToolCallStart {
-            tool_call_id,
-            tool_call_name,
+            tool_call_id: call_id.to_string(),
+            tool_call_name: name.to_string(),
             parent_message_id: parent
         });
         self.push(e, out);
@@ -115,9 +113,7 @@ impl Mapper {
         if t.result {
             run.tool_done();
         }
-        if let Some(i) = run.open_tools.iter().rposition(|id| id == call_id) {
-            run.open_tools.remove(i);
-        }
+        run.open_tools.retain(|id| id != call_id);
         let tool_call_id = call_id.into();
         self.push(own!(ToolCallEnd { tool_call_id }), out);
         // A result that came before its call ([`Run::early_results`]) can go now.
@@ -155,11 +151,10 @@ impl Mapper {
             t.result = true;
             run.tool_done();
         }
-        let content = r.content;
         // The sub-agents run under the call (latest first) end with its result.
         let under = (self.subagents.open.iter().rev()).filter(|(_, c)| **c == call_id);
         for id in under.map(|(id, _)| id.clone()).collect::<Vec<_>>() {
-            let text = content.clone().into_text();
+            let text = r.content.clone().into_text();
             let end = match r.error {
                 false => Ok((Some(text.into()), json!({"type": "success"}))),
                 true => Err((error_code::AGENT_INTERNAL, text)),
@@ -174,19 +169,17 @@ impl Mapper {
         }
         sent.push(Item {
             tool_call_id: Some(call_id.clone()),
-            content: Some(content.clone()),
+            content: Some(r.content.clone()),
             ..Item::new(message_id.clone(), Role::Tool, None)
-        });
-        let (tool_call_id, role) = (call_id, Role::Tool);
-        let metadata = (r.error).then(|| ResultStatus {
-            status: "error".into(),
         });
         let e = own!(ToolCallResult {
             message_id,
-            tool_call_id,
-            content,
-            role,
-            metadata
+            tool_call_id: call_id,
+            content: r.content,
+            role: Role::Tool,
+            metadata: r.error.then(|| ResultStatus {
+                status: "error".into(),
+            })
         });
         self.push(e, out);
         let how = if r.error { "failed" } else { "returned" };
