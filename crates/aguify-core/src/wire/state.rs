@@ -366,7 +366,7 @@ pub(super) fn known_prefix(text: &str) -> Option<(usize, usize, usize)> {
         }
         let at = STATE_LIST_FINDER.find(text.as_bytes())? + STATE_LIST.len();
         let list = text.get(at..)?;
-        let (mut cut, mut known) = (0, 0);
+        let mut known = 0;
         let mut rest = list.trim_start_matches(SPACE);
         for (_, m) in last.iter().take_while(|(_, m)| m.as_read) {
             let Some(after) = rest.strip_prefix(&*m.json) else {
@@ -382,9 +382,8 @@ pub(super) fn known_prefix(text: &str) -> Option<(usize, usize, usize)> {
                 break;
             }
             (rest, known) = (next, known + 1);
-            cut = list.len() - rest.len();
         }
-        (known > 0).then_some((at, cut, known))
+        (known > 0).then_some((at, list.len() - rest.len(), known))
     })
 }
 
