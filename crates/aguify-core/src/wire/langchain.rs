@@ -296,12 +296,12 @@ pub(crate) fn idless_answer<'l>(
 ) -> Option<String> {
     let mut answered: Vec<String> = vec![];
     for (at, (m, paired)) in before.enumerate().rev() {
-        match m.kind_text().map(kind_of) {
+        match m.kind() {
             Some("tool") => answered.extend(m.tool_call_id().or(paired).map(str::to_string)),
             Some("ai") => {
                 // Its calls the log gave no id, named as the stream named them.
                 let mid = m.id_or(|| format!("msg-{at}"));
-                let calls = calls_of_message(m.calls(), m.content(), &mid, false);
+                let calls = calls_of_message(&m.tool_calls, &m.content, &mid, false);
                 if calls.is_empty() {
                     continue;
                 }
@@ -317,43 +317,30 @@ pub(crate) fn idless_answer<'l>(
 }
 
 /// What an AG-UI message is made of, read from a normalised message: borrowed from its tree
-/// ([`Fields::of_value`]), or read from its compact text with the other fields (metadata,
-/// usage, a copy of the content as blocks) skipped, not built.
-#[derive(Default, serde::Deserialize)]
-#[serde(default)]
+/// ([`Fields::of_value`]), or read from the parts of its compact text with the other fields
+/// (metadata, usage, a copy of the content as blocks) skipped, not built ([`Fields::of_parts`]).
+/// A value absent or of another kind (a string field's that is no string) is `None`
+/// (`content` and `tool_calls`: `null`).
+#[derive(Default)]
 pub(crate) struct Fields<'a> {
-    #[serde(rename = "type")]
-    kind: Str<'a>,
-    role: Str<'a>,
-    id: Str<'a>,
-    content: Option<Cow<'a, Value>>,
-    tool_calls: Option<Cow<'a, Value>>,
-    tool_call_id: Str<'a>,
-    status: Str<'a>,
-    name: Str<'a>,
-}
-
-/// A field of [`Fields`] read when a string (any other value: absent).
-type Str<'a> = super::Lenient<Cow<'a, str>>;
-
-impl super::Shape<'_> for Cow<'_, str> {
-    fn of_str(s: &str) -> Option<Self> {
-        Some(Cow::Owned(s.to_string()))
-    }
-}
-
-fn str_of<'v>(v: &'v Str<'_>) -> Option<&'v str> {
-    v.0.as_deref()
+    /// `type`, or else `role`.
+    kind: Option<Cow<'a, str>>,
+    id: Option<Cow<'a, str>>,
+    content: Cow<'a, Value>,
+    tool_calls: Cow<'a, Value>,
+    tool_call_id: Option<Cow<'a, str>>,
+    status: Option<Cow<'a, str>>,
+    /// A tool message's tool.
+    pub(crate) name: Option<Cow<'a, str>>,
 }
 
 impl<'a> Fields<'a> {
     /// The fields of a message's tree, borrowed (none of a value that is no object).
     fn of_value(m: &'a Value) -> Fields<'a> {
-        let field = |key| m.field(key).map(Cow::Borrowed);
-        let text = |key| super::Lenient(m.field_str(key).map(Cow::Borrowed));
+        let field = |key| m.field(key).map_or_else(Cow::default, Cow::Borrowed);
+        let text = |key| m.field_str(key).map(Cow::Borrowed);
         Fields {
-            kind: text("type"),
-            role: text("role"),
+            kind: text("type").or_else(|| text("role")),
             id: text("id"),
             content: field("content"),
             tool_calls: field("tool_calls"),
@@ -367,12 +354,12 @@ impl<'a> Fields<'a> {
     /// `role`, `id`, `tool_call_id`, `content`, `tool_calls`, `status` and `name` values
     /// (`None`: absent).
     pub(crate) fn of_parts(parts: [Option<&'a str>; 8]) -> Self {
-        let value = |t: Option<&str>| t.and_then(|t| serde_json::from_str(t).ok().map(Cow::Owned));
-        let text = |t: Option<&'a str>| super::Lenient(t.and_then(super::string_text));
+        let value =
+            |t: Option<&str>| Cow::Owned(t.and_then(|t| t.parse().ok()).unwrap_or_default());
+        let text = |t: Option<&'a str>| t.and_then(super::string_text);
         let [kind, role, id, tool_call_id, content, tool_calls, status, name] = parts;
         Fields {
-            kind: text(kind),
-            role: text(role),
+            kind: text(kind).or_else(|| text(role)),
             id: text(id),
             tool_call_id: text(tool_call_id),
             content: value(content),
@@ -382,35 +369,20 @@ impl<'a> Fields<'a> {
         }
     }
 
-    /// `type`, or else `role`, when a string.
-    fn kind_text(&self) -> Option<&str> {
-        str_of(&self.kind).or_else(|| str_of(&self.role))
+    /// The message kind ([`kind_of`] its `type` or `role`).
+    fn kind(&self) -> Option<&str> {
+        self.kind.as_deref().map(kind_of)
     }
 
     /// `id` when a non-empty string, else `fallback`'s.
     fn id_or(&self, fallback: impl FnOnce() -> String) -> String {
-        let id = str_of(&self.id).filter(|s| !s.is_empty());
+        let id = self.id.as_deref().filter(|s| !s.is_empty());
         id.map_or_else(fallback, str::to_string)
-    }
-
-    /// `content` (`null` when it has none).
-    fn content(&self) -> &Value {
-        self.content.as_deref().unwrap_or(&Value::Null)
     }
 
     /// `tool_call_id`, when a non-empty string.
     fn tool_call_id(&self) -> Option<&str> {
-        str_of(&self.tool_call_id).filter(|c| !c.is_empty())
-    }
-
-    /// `tool_calls` (`null` when it has none).
-    fn calls(&self) -> &Value {
-        self.tool_calls.as_deref().unwrap_or(&Value::Null)
-    }
-
-    /// `name`, when a string.
-    pub(crate) fn tool_name(&self) -> Option<&str> {
-        str_of(&self.name)
+        self.tool_call_id.as_deref().filter(|c| !c.is_empty())
     }
 
     /// The AG-UI form of the message as item `i` of its list, its id falling back to
@@ -418,14 +390,14 @@ impl<'a> Fields<'a> {
     /// call). `answers`: the call a tool message without `tool_call_id` was paired with
     /// ([`idless_answer`]).
     pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Item> {
-        let kind = kind_of(self.kind_text()?);
+        let kind = self.kind()?;
         let id = self.id_or(|| format!("msg-{i}"));
-        let text = || content_text(self.content());
+        let text = || content_text(&self.content);
         Some(match kind {
             "human" => Item::new(id, Role::User, Some(text())),
             "system" => Item::new(id, Role::System, Some(text())),
             "ai" => {
-                let calls = calls_of_message(self.calls(), self.content(), &id, true);
+                let calls = calls_of_message(&self.tool_calls, &self.content, &id, true);
                 let content = Some(text()).filter(|t| !t.is_empty());
                 Item {
                     tool_calls: (calls.into_iter())
@@ -439,12 +411,12 @@ impl<'a> Fields<'a> {
                     Some(id) => id.to_string(),
                     None => answers?.to_string(),
                 };
-                let error = (str_of(&self.status) == Some("error"))
-                    .then(|| tool_content_text(self.content()));
+                let error = (self.status.as_deref() == Some("error"))
+                    .then(|| tool_content_text(&self.content));
                 Item {
                     tool_call_id: Some(call_id),
                     error,
-                    content: Some(tool_content(self.content())),
+                    content: Some(tool_content(&self.content)),
                     ..Item::new(id, Role::Tool, None)
                 }
             }
@@ -572,11 +544,11 @@ pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
     for at in 0..items.len() {
         let (before, rest) = items.split_at_mut(at);
         let m = Fields::of_value(&rest[0].0);
-        if m.kind_text().map(kind_of) == Some("tool") && m.tool_call_id().is_none() {
+        if m.kind() == Some("tool") && m.tool_call_id().is_none() {
             let before = before
                 .iter()
                 .map(|(m, p)| (Fields::of_value(m), p.as_deref()));
-            rest[0].1 = idless_answer(before, m.tool_name());
+            rest[0].1 = idless_answer(before, m.name.as_deref());
         }
     }
     (items.iter().enumerate())
@@ -852,14 +824,14 @@ pub(crate) mod tests {
         let m = json!({"type":"ai","id":"a","content":[{"type":"text","text":"x"}],
             "tool_calls":[{"id":"c","name":"f","args":{}}],"status":null});
         let f = Fields::of_value(&m);
-        let borrowed = |field: &Option<Cow<'_, Value>>, key: &str| matches!(field, Some(Cow::Borrowed(v)) if std::ptr::eq(*v, &m[key]));
+        let borrowed = |field: &Cow<'_, Value>, key: &str| matches!(field, Cow::Borrowed(v) if std::ptr::eq(*v, &m[key]));
         assert!(borrowed(&f.content, "content") && borrowed(&f.tool_calls, "tool_calls"));
         let kind = m["type"].as_str().expect("a type");
-        assert!(matches!(&f.kind.0, Some(Cow::Borrowed(k)) if std::ptr::eq(*k, kind)));
-        assert!(f.role.0.is_none() && f.name.0.is_none() && f.status.0.is_none());
+        assert!(matches!(&f.kind, Some(Cow::Borrowed(k)) if std::ptr::eq(*k, kind)));
+        assert!(f.name.is_none() && f.status.is_none());
         // Read from a text, they are its values.
-        let text: Fields = serde_json::from_str(&m.to_string()).expect("fields");
-        assert_eq!(text.content.as_deref(), Some(&m["content"]));
+        let text = crate::wire::state::SharedJson::read(&m.to_string());
+        assert_eq!(*text.fields().content, m["content"]);
     }
 
     #[test]

@@ -5,19 +5,19 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Arc;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::langchain;
-use crate::json::Field;
 
 /// A state's message shared between threads: its compact text (normalised, as the sinks
 /// write it), made once, and what is read of it without a tree ([`SharedJson::kind`],
-/// [`SharedJson::id`], [`SharedJson::tool_call`]). A tree is made only when asked for
-/// ([`SharedJson::to_value`]) and not kept: a state's messages as trees took more memory
-/// than their text.
+/// [`SharedJson::id`], [`SharedJson::tool_call`], its AG-UI form). A tree is made only when
+/// asked for ([`SharedJson::to_value`]) and not kept: a state's messages as trees took more
+/// memory than their text.
 #[derive(Debug)]
 pub struct SharedJson {
     json: Box<str>,
@@ -28,11 +28,10 @@ pub struct SharedJson {
     /// A tool message without `tool_call_id`: the call its list pairs it with
     /// ([`pair_unanswered`]), set once, when the message is read.
     paired: Option<Box<str>>,
-    /// Where the values of [`Head::KEYS`] are in the text, as [`SharedJson::read`] noted
-    /// them (empty when the text was not read so): what its AG-UI form reads besides the head
-    /// (`content`, `tool_calls`, `status`, `name`) is parsed from these alone, the rest of the
-    /// text skipped.
-    parts: Vec<Option<std::ops::Range<usize>>>,
+    /// Where the values of [`Head::KEYS`] are in the text (`None`: absent): what its AG-UI
+    /// form reads besides the head (`content`, `tool_calls`, `status`, `name`) is parsed from
+    /// these alone, the rest of the text skipped.
+    parts: [Option<Range<usize>>; 8],
 }
 
 /// What is read of a message: its `type` (else `role`), `id` and `tool_call_id`, when
@@ -57,18 +56,8 @@ impl Head {
         "name",
     ];
 
-    /// The head of a normalised message's tree.
-    fn of(v: &Value) -> Head {
-        let text = |key| v.field_str(key).map(Box::from);
-        Head {
-            kind: text("type").or_else(|| text("role")),
-            id: text("id"),
-            tool_call_id: text("tool_call_id"),
-        }
-    }
-
     /// The head of a message's compact text, of where [`Head::KEYS`]' values are in it.
-    fn noted(json: &str, at: &[Option<std::ops::Range<usize>>]) -> Head {
+    fn noted(json: &str, at: &[Option<Range<usize>>]) -> Head {
         let value = |i: usize| super::string_text(json.get(at.get(i)?.clone()?)?).map(Box::from);
         Head {
             kind: value(0).or_else(|| value(1)),
@@ -82,17 +71,36 @@ impl SharedJson {
     /// A normalised value shared (every message a state holds is: [`SharedJson::read`]
     /// normalises what it reads, and makes one of a tree only once it normalised it).
     pub fn new(value: Value) -> Self {
-        // As the sinks write it (floats as JSON.stringify does).
-        let json = crate::js_numbers::to_vec(&value).ok();
-        let json = json
-            .and_then(|b| String::from_utf8(b).ok())
-            .unwrap_or_default();
+        // As the sinks write it (floats as JSON.stringify does), an object entry by entry,
+        // noting where the values of [`Head::KEYS`] are.
+        let mut json = vec![];
+        let mut parts = <[Option<Range<usize>>; 8]>::default();
+        match &value {
+            Value::Object(m) => {
+                json.push(b'{');
+                for (k, v) in m {
+                    if json.len() > 1 {
+                        json.push(b',');
+                    }
+                    let _ = crate::js_numbers::to_writer(&mut json, k);
+                    json.push(b':');
+                    let at = json.len();
+                    let _ = crate::js_numbers::to_writer(&mut json, v);
+                    if let Some(i) = Head::KEYS.iter().position(|key| key == k) {
+                        parts[i] = Some(at..json.len());
+                    }
+                }
+                json.push(b'}');
+            }
+            other => _ = crate::js_numbers::to_writer(&mut json, other),
+        }
+        let json = String::from_utf8(json).unwrap_or_default();
         SharedJson {
+            head: Head::noted(&json, &parts),
             json: json.into(),
-            head: Head::of(&value),
             as_read: false,
             paired: None,
-            parts: vec![],
+            parts,
         }
     }
 
@@ -109,7 +117,7 @@ impl SharedJson {
                 as_read: json == text,
                 json: json.into(),
                 paired: None,
-                parts: noted.at,
+                parts: noted.at.try_into().unwrap_or_default(),
             },
             None => {
                 let v: Value = serde_json::from_str(text).unwrap_or_default();
@@ -127,17 +135,12 @@ impl SharedJson {
     /// read from its text.
     /// A tool message without `tool_call_id` answers the call its list paired it with.
     pub fn to_agui(&self, i: usize) -> Option<crate::agui::Item> {
-        self.fields()?.agui_item(i, self.paired.as_deref())
+        self.fields().agui_item(i, self.paired.as_deref())
     }
 
     /// What an AG-UI message is made of, read from the normalised text.
-    fn fields(&self) -> Option<langchain::Fields<'_>> {
-        match <&[_; 8]>::try_from(&self.parts[..]) {
-            Ok(at) => Some(langchain::Fields::of_parts(
-                at.each_ref().map(|at| self.json.get(at.clone()?)),
-            )),
-            Err(_) => serde_json::from_str(&self.json).ok(),
-        }
+    pub(super) fn fields(&self) -> langchain::Fields<'_> {
+        langchain::Fields::of_parts(self.parts.each_ref().map(|at| self.json.get(at.clone()?)))
     }
 
     /// The value's compact JSON text.
@@ -155,18 +158,15 @@ impl SharedJson {
         self.head.id.as_deref()
     }
 
-    /// The tool call the message answers ([`langchain::tool_call_id`]), or, without one, the
-    /// call its list paired it with ([`pair_unanswered`]).
+    /// The tool call a tool message answers ([`langchain::tool_call_id`]: its `tool_call_id`,
+    /// when a non-empty string), or, without one, the call its list paired it with
+    /// ([`pair_unanswered`]).
     pub fn tool_call(&self) -> Option<&str> {
-        match self.kind() {
-            Some("tool") => self.own_tool_call().or(self.paired.as_deref()),
-            _ => None,
+        if self.kind() != Some("tool") {
+            return None;
         }
-    }
-
-    /// `tool_call_id`, when a non-empty string (the callers ask it of tool messages).
-    fn own_tool_call(&self) -> Option<&str> {
-        self.head.tool_call_id.as_deref().filter(|c| !c.is_empty())
+        let own = self.head.tool_call_id.as_deref().filter(|c| !c.is_empty());
+        own.or(self.paired.as_deref())
     }
 }
 
@@ -179,14 +179,14 @@ pub(crate) fn pair_unanswered(list: &mut [Arc<SharedJson>]) {
         let Some(m) = Arc::get_mut(&mut rest[0]) else {
             continue;
         };
-        if m.kind() != Some("tool") || m.own_tool_call().is_some() || m.paired.is_some() {
+        if m.kind() != Some("tool") || m.tool_call().is_some() {
             continue;
         }
-        let name = m.fields().and_then(|f| f.tool_name().map(str::to_string));
+        let name = m.fields().name.map(Cow::into_owned);
         // Only AI and tool messages take part: no other message is parsed (a long human
         // message is walked past by its head).
         let before = (before.iter()).map(|m| match m.kind() {
-            Some("ai" | "tool") => (m.fields().unwrap_or_default(), m.paired.as_deref()),
+            Some("ai" | "tool") => (m.fields(), m.paired.as_deref()),
             _ => Default::default(),
         });
         m.paired = langchain::idless_answer(before, name.as_deref()).map(String::into_boxed_str);
@@ -366,7 +366,7 @@ pub(super) fn known_prefix(text: &str) -> Option<(usize, usize, usize)> {
         }
         let at = STATE_LIST_FINDER.find(text.as_bytes())? + STATE_LIST.len();
         let list = text.get(at..)?;
-        let (mut cut, mut known) = (0, 0);
+        let mut known = 0;
         let mut rest = list.trim_start_matches(SPACE);
         for (_, m) in last.iter().take_while(|(_, m)| m.as_read) {
             let Some(after) = rest.strip_prefix(&*m.json) else {
@@ -382,9 +382,8 @@ pub(super) fn known_prefix(text: &str) -> Option<(usize, usize, usize)> {
                 break;
             }
             (rest, known) = (next, known + 1);
-            cut = list.len() - rest.len();
         }
-        (known > 0).then_some((at, cut, known))
+        (known > 0).then_some((at, list.len() - rest.len(), known))
     })
 }
 
@@ -448,12 +447,22 @@ mod tests {
             let read = SharedJson::read(&m.to_string());
             let tree = langchain::normalize_owned(m.clone());
             assert_eq!(read, SharedJson::new(tree.clone()), "{m}");
-            let of_text = Head::of(&read.to_value());
+            let text = |key| tree.get(key).and_then(Value::as_str);
             assert_eq!(
-                (&read.head.kind, &read.head.id, &read.head.tool_call_id),
-                (&of_text.kind, &of_text.id, &of_text.tool_call_id),
+                (
+                    read.head.kind.as_deref(),
+                    read.head.id.as_deref(),
+                    read.head.tool_call_id.as_deref()
+                ),
+                (
+                    text("type").or(text("role")),
+                    text("id"),
+                    text("tool_call_id")
+                ),
                 "{m}"
             );
+            // Its values are where they are in its tree written.
+            assert_eq!(read.parts, SharedJson::new(tree.clone()).parts, "{m}");
             assert_eq!(read.to_value(), tree, "{m}");
             assert_eq!(read.kind(), langchain::message_kind(&tree), "{m}");
             assert_eq!(read.id(), tree.get("id").and_then(Value::as_str), "{m}");
