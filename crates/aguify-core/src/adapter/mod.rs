@@ -166,7 +166,8 @@ pub fn classify(rec: &Record) -> RecordKind<'_> {
         "messages" if data.get(0).is_some_and(Value::is_object) => {
             RecordKind::MessagesTuple(ns, data)
         }
-        other => RecordKind::OtherStreamMode(other.to_string()),
+        // Named as it came: `messages|<ns>` keeps its namespace.
+        _ => RecordKind::OtherStreamMode(mode.to_string()),
     }
 }
 
@@ -514,6 +515,29 @@ mod tests {
         let info = error_info(&json!({"error": "ValueError", "message": "Error: x"}));
         assert_eq!(info.name.as_deref(), Some("ValueError"));
         assert_eq!(info.message, "Error: x");
+    }
+
+    /// A stream part no reader takes is named by its whole mode: a subgraph's `messages|<ns>`
+    /// part that is not a `[message, metadata]` tuple keeps its namespace.
+    #[test]
+    fn other_stream_modes_keep_their_namespace() {
+        let kind_of = |line: &str| {
+            let origin = crate::input::Origin::at(&"t.ndjson".into(), 1);
+            let rec = Record::read(origin, 1, None, line.into(), |l| {
+                crate::input::parse_json(l, false)
+            });
+            match classify(&rec.expect("a JSON object")) {
+                RecordKind::OtherStreamMode(m) => m,
+                other => panic!("{other:?}"),
+            }
+        };
+        let part = r#"{"event": "messages|tools:7", "data": "partial"}"#;
+        assert_eq!(kind_of(part), "messages|tools:7");
+        assert_eq!(kind_of(r#"{"event": "updates", "data": {}}"#), "updates");
+        assert_eq!(
+            kind_of(r#"{"event": "updates|a:1", "data": {}}"#),
+            "updates|a:1"
+        );
     }
 
     /// The state of `RUN_STARTED.input`: a state input's other keys; nothing for a command
