@@ -26,9 +26,16 @@ pub(super) struct ModelRun {
     pub(super) ns: Option<String>,
     /// The answer text streamed so far, until the model's end completes it ([`completion`]).
     text: String,
-    /// Per chunk index: the tool call's id (for later chunks that carry none) and the
-    /// argument text streamed so far.
-    calls: HashMap<String, (Option<String>, String), FastIds>,
+    /// Per chunk index: the tool call that streamed.
+    calls: HashMap<String, StreamedCall, FastIds>,
+}
+
+/// A tool call of a model run as it streamed: its id (for later chunks that carry none) and
+/// the argument text streamed so far.
+#[derive(Default)]
+struct StreamedCall {
+    id: Option<String>,
+    args: String,
 }
 
 impl V2Adapter {
@@ -77,8 +84,8 @@ impl V2Adapter {
                 // The calls of an AI message, pending until a tool run claims them.
                 let calls = lc::tool_calls(output);
                 if lc::message_kind(output) == Some("ai") {
-                    for (call, name, args) in &calls {
-                        self.pend(call, name, args, output.field_str("id"), false);
+                    for c in &calls {
+                        self.pend(&c.id, &c.name, &c.args, output.field_str("id"), false);
                     }
                 }
                 let traced = (ev.meta.ls_provider.0.as_deref(), ev.meta.ls_model_name.0.as_deref());
@@ -96,7 +103,7 @@ impl V2Adapter {
         &mut self,
         run_id: &str,
         msg: &Value,
-        calls: Vec<(String, String, String)>,
+        calls: Vec<lc::Call>,
         traced: (Option<&str>, Option<&str>),
         out: &mut Vec<ModelEvent>,
     ) {
@@ -125,7 +132,7 @@ impl V2Adapter {
         run_id: &str,
         message_id: &str,
         text: Option<&str>,
-        calls: Vec<(String, String, String)>,
+        calls: Vec<lc::Call>,
         output: &Value,
         out: &mut Vec<ModelEvent>,
     ) {
@@ -143,13 +150,18 @@ impl V2Adapter {
                 None => diverged.push("text".to_string()),
             }
         }
-        let streamed: Vec<(String, Option<String>, String)> = (m.calls.iter_mut())
-            .map(|(index, (id, args))| (index.clone(), id.clone(), std::mem::take(args)))
+        let streamed: Vec<(String, StreamedCall)> = (m.calls.iter_mut())
+            .map(|(index, c)| {
+                let (id, args) = (c.id.clone(), std::mem::take(&mut c.args));
+                (index.clone(), StreamedCall { id, args })
+            })
             .collect();
-        for (i, (id, name, args)) in calls.into_iter().enumerate() {
-            let Some((index, _, sent)) = streamed.iter().find(|c| c.1.as_ref() == Some(&id)) else {
+        for (i, call) in calls.into_iter().enumerate() {
+            let id = &call.id;
+            let Some((index, sent)) = streamed.iter().find(|(_, c)| c.id.as_ref() == Some(id))
+            else {
                 // A call that never streamed: whole.
-                out.push(completion::whole_call(message_id, i, (id, name, args)));
+                out.push(completion::whole_call(message_id, i, call));
                 continue;
             };
             // The provider's own argument text (`tool_call_chunks` of the output), then
@@ -158,10 +170,10 @@ impl V2Adapter {
             let raw = chunks
                 .into_iter()
                 .flatten()
-                .find(|c| c.field_str("id") == Some(&id));
+                .find(|c| c.field_str("id") == Some(id));
             let raw = raw.and_then(|c| c.field_str("args"));
-            let mut forms = raw.into_iter().chain(std::iter::once(args.as_str()));
-            match forms.find_map(|f| completion::args(sent, f)) {
+            let mut forms = raw.into_iter().chain(std::iter::once(call.args.as_str()));
+            match forms.find_map(|f| completion::args(&sent.args, f)) {
                 Some("") => {}
                 Some(rest) => out.push(content::call_chunk(
                     message_id,
@@ -271,10 +283,10 @@ impl V2Adapter {
                 } => {
                     let call = model.calls.entry(index.clone()).or_default();
                     if streamed {
-                        call.1.push_str(args);
+                        call.args.push_str(args);
                     }
-                    call.0 = call.0.take().or_else(|| id.clone());
-                    let Some(call_id) = call.0.clone() else {
+                    call.id = call.id.take().or_else(|| id.clone());
+                    let Some(call_id) = call.id.clone() else {
                         continue;
                     };
                     match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
