@@ -23,13 +23,10 @@ pub fn whole_message(message_id: &str, msg: &Value, out: &mut Vec<ModelEvent>) {
     }
 }
 
-/// Call `i` (id, name, args) of a complete message, whole: keyed `call<i>`, apart from the
-/// keys of what streamed.
-pub fn whole_call(
-    message_id: &str,
-    i: usize,
-    (id, name, args): (String, String, String),
-) -> ModelEvent {
+/// Call `i` of a complete message, whole: keyed `call<i>`, apart from the keys of what
+/// streamed.
+pub fn whole_call(message_id: &str, i: usize, call: lc::Call) -> ModelEvent {
+    let lc::Call { id, name, args } = call;
     super::content::call_chunk(message_id, format!("call{i}"), Some(id), Some(name), args)
 }
 

@@ -219,26 +219,32 @@ pub fn content_text(content: &Value) -> String {
     }
 }
 
-/// Tool calls of an AI message as (id, name, args-as-JSON-text).
-pub fn tool_calls(msg: &Value) -> Vec<(String, String, String)> {
+/// A tool call of an AI message, complete: its id, its tool's name, its arguments (JSON text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Call {
+    /// The call's id.
+    pub id: String,
+    /// The tool's name.
+    pub name: String,
+    /// The arguments, JSON text.
+    pub args: String,
+}
+
+/// Tool calls of an AI message.
+pub fn tool_calls(msg: &Value) -> Vec<Call> {
     msg.field("tool_calls").map_or_else(Vec::new, calls_of_list)
 }
 
 /// [`tool_calls`] of a message's `tool_calls` value.
-pub fn calls_of_list(calls: &Value) -> Vec<(String, String, String)> {
+pub fn calls_of_list(calls: &Value) -> Vec<Call> {
     calls_named(calls, |c, _| c.field_str("id").map(str::to_string))
 }
 
 /// The calls of an AI message (its `tool_calls`, its `content`, its id as its list names it)
-/// as (id, name, args): [`calls_of_list`], but a call the log gave no id (none, or `""`) is
+/// ([`Call`]s): [`calls_of_list`], but a call the log gave no id (none, or `""`) is
 /// named as the stream named it ([`made_up_call_id`]: by the place of its `tool_call` block in
 /// `content`) rather than left out; with `own` false, only those.
-fn calls_of_message(
-    calls: &Value,
-    content: &Value,
-    message_id: &str,
-    own: bool,
-) -> Vec<(String, String, String)> {
+fn calls_of_message(calls: &Value, content: &Value, message_id: &str, own: bool) -> Vec<Call> {
     let blocks = content.as_array().into_iter().flatten().enumerate();
     let blocks: Vec<usize> = (blocks.filter(|(_, b)| b.field_str("type") == Some("tool_call")))
         .map(|(i, _)| i)
@@ -254,10 +260,7 @@ fn calls_of_message(
 
 /// The calls of `calls` that have a name, each with the id `id_of` gives it (and its place
 /// in the list); one it gives none is left out.
-fn calls_named(
-    calls: &Value,
-    id_of: impl Fn(&Value, usize) -> Option<String>,
-) -> Vec<(String, String, String)> {
+fn calls_named(calls: &Value, id_of: impl Fn(&Value, usize) -> Option<String>) -> Vec<Call> {
     let mut out = vec![];
     for (n, c) in calls.as_array().into_iter().flatten().enumerate() {
         let (Some(id), Some(name)) = (id_of(c, n), c.field_str("name")) else {
@@ -268,7 +271,8 @@ fn calls_named(
             Some(v) => v.to_string(),
             None => "{}".to_string(),
         };
-        out.push((id, name.to_string(), args));
+        let name = name.to_string();
+        out.push(Call { id, name, args });
     }
     out
 }
@@ -305,10 +309,9 @@ pub(crate) fn idless_answer<'l>(
                 if calls.is_empty() {
                     continue;
                 }
-                let open = |(id, n, _): &(String, String, String)| {
-                    name.is_none_or(|name| name == n) && !answered.contains(id)
-                };
-                return calls.into_iter().find(open).map(|(id, ..)| id);
+                let open =
+                    |c: &Call| name.is_none_or(|name| name == c.name) && !answered.contains(&c.id);
+                return calls.into_iter().find(open).map(|c| c.id);
             }
             _ => {}
         }
@@ -401,7 +404,7 @@ impl<'a> Fields<'a> {
                 let content = Some(text()).filter(|t| !t.is_empty());
                 Item {
                     tool_calls: (calls.into_iter())
-                        .map(|(id, name, args)| ToolCall::new(id, name, args))
+                        .map(|c| ToolCall::new(c.id, c.name, c.args))
                         .collect(),
                     ..Item::new(id, Role::Assistant, content)
                 }

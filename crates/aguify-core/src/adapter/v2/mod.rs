@@ -36,7 +36,7 @@ pub struct V2Adapter {
     saw_events: bool,
     /// The message of a `messages-tuple` stream that is open (`true`) or that ended last
     /// without usage (`false`: a usage-only chunk after it is its; a run's end forgets it).
-    tuple: Option<(String, bool)>,
+    tuple: Option<tuple::TupleMessage>,
     /// A warning about the record just fed.
     warning: Option<String>,
 }
@@ -72,7 +72,7 @@ impl V2Adapter {
     /// calls stay: a resumed run executes the calls its interrupted predecessor made.
     fn forget_run(&mut self) {
         self.run = Run::default();
-        self.tuple.take_if(|t| !t.1);
+        self.tuple.take_if(|t| !t.open);
         self.pending_calls.retain(|c| c.run == self.run_no);
         self.run_no += 1;
     }
@@ -238,8 +238,8 @@ impl super::Adapt for V2Adapter {
         // a result (a resumed run re-executes them). Pending until a tool run claims them.
         if let Data::Calls(messages, _) = &ev.data {
             for m in messages {
-                for (id, name, args) in &m.calls {
-                    self.pend(id, name, args, m.id.as_deref(), false);
+                for c in &m.calls {
+                    self.pend(&c.id, &c.name, &c.args, m.id.as_deref(), false);
                 }
             }
         }
@@ -292,8 +292,8 @@ impl super::Adapt for V2Adapter {
             // own SSE) has no lifecycle: its end is the end of the stream, and only an error
             // frame says it failed (issue 39.6). A model's message with no finish reason
             // (LangGraph.js keeps it in the generation, not the chunk) ends there too.
-            if let Some((open, _)) = self.tuple.take_if(|t| t.1) {
-                out.push(super::message_end(open, None));
+            if let Some(t) = self.tuple.take_if(|t| t.open) {
+                out.push(super::message_end(t.id, None));
             }
             out.push(ModelEvent::RunEnd);
             return;

@@ -24,11 +24,18 @@ pub(super) struct ModelRun {
     pub(super) message_id: String,
     /// The task namespace the model ran in (its node's).
     pub(super) ns: Option<String>,
-    /// The answer text streamed so far, until the model's end completes it ([`completion`]).
+    /// The answer text sent so far (streamed, or completed: [`completion`]).
     text: String,
-    /// Per chunk index: the tool call's id (for later chunks that carry none) and the
-    /// argument text streamed so far.
-    calls: HashMap<String, (Option<String>, String), FastIds>,
+    /// Per chunk index: the tool call that streamed.
+    calls: HashMap<String, StreamedCall, FastIds>,
+}
+
+/// A tool call of a model run as it streamed: its id (for later chunks that carry none) and
+/// the argument text sent so far (streamed, or completed).
+#[derive(Default)]
+struct StreamedCall {
+    id: Option<String>,
+    args: String,
 }
 
 impl V2Adapter {
@@ -60,7 +67,7 @@ impl V2Adapter {
                     if let Some(m) = self.run.models.get_mut(&run_id) {
                         m.ns = m.ns.take().or_else(|| ev.meta.ns.0.clone());
                     }
-                    self.note(&run_id, &out[first..], true);
+                    self.note(&run_id, &out[first..]);
                     Disposition::Mapped
                 }
                 Data::ModelChunk(Some(Err(kind))) => Disposition::bad(format!(
@@ -77,8 +84,8 @@ impl V2Adapter {
                 // The calls of an AI message, pending until a tool run claims them.
                 let calls = lc::tool_calls(output);
                 if lc::message_kind(output) == Some("ai") {
-                    for (call, name, args) in &calls {
-                        self.pend(call, name, args, output.field_str("id"), false);
+                    for c in &calls {
+                        self.pend(&c.id, &c.name, &c.args, output.field_str("id"), false);
                     }
                 }
                 let traced = (ev.meta.ls_provider.0.as_deref(), ev.meta.ls_model_name.0.as_deref());
@@ -96,7 +103,7 @@ impl V2Adapter {
         &mut self,
         run_id: &str,
         msg: &Value,
-        calls: Vec<(String, String, String)>,
+        calls: Vec<lc::Call>,
         traced: (Option<&str>, Option<&str>),
         out: &mut Vec<ModelEvent>,
     ) {
@@ -125,17 +132,17 @@ impl V2Adapter {
         run_id: &str,
         message_id: &str,
         text: Option<&str>,
-        calls: Vec<(String, String, String)>,
+        calls: Vec<lc::Call>,
         output: &Value,
         out: &mut Vec<ModelEvent>,
     ) {
-        let Some(m) = self.run.models.get_mut(run_id) else {
+        let Some(m) = self.run.models.get(run_id) else {
             return;
         };
         let mut diverged = vec![];
         let first = out.len();
         if let Some(complete) = text {
-            match completion::text(&std::mem::take(&mut m.text), complete) {
+            match completion::text(&m.text, complete) {
                 // Nothing for an empty rest.
                 Some(rest) => {
                     content::block_events(message_id, "", content::Block::Text(rest), out)
@@ -143,13 +150,12 @@ impl V2Adapter {
                 None => diverged.push("text".to_string()),
             }
         }
-        let streamed: Vec<(String, Option<String>, String)> = (m.calls.iter_mut())
-            .map(|(index, (id, args))| (index.clone(), id.clone(), std::mem::take(args)))
-            .collect();
-        for (i, (id, name, args)) in calls.into_iter().enumerate() {
-            let Some((index, _, sent)) = streamed.iter().find(|c| c.1.as_ref() == Some(&id)) else {
+        for (i, call) in calls.into_iter().enumerate() {
+            let id = &call.id;
+            let streamed = m.calls.iter().find(|(_, c)| c.id.as_ref() == Some(id));
+            let Some((index, sent)) = streamed else {
                 // A call that never streamed: whole.
-                out.push(completion::whole_call(message_id, i, (id, name, args)));
+                out.push(completion::whole_call(message_id, i, call));
                 continue;
             };
             // The provider's own argument text (`tool_call_chunks` of the output), then
@@ -158,10 +164,10 @@ impl V2Adapter {
             let raw = chunks
                 .into_iter()
                 .flatten()
-                .find(|c| c.field_str("id") == Some(&id));
+                .find(|c| c.field_str("id") == Some(id));
             let raw = raw.and_then(|c| c.field_str("args"));
-            let mut forms = raw.into_iter().chain(std::iter::once(args.as_str()));
-            match forms.find_map(|f| completion::args(sent, f)) {
+            let mut forms = raw.into_iter().chain(std::iter::once(call.args.as_str()));
+            match forms.find_map(|f| completion::args(&sent.args, f)) {
                 Some("") => {}
                 Some(rest) => out.push(content::call_chunk(
                     message_id,
@@ -181,7 +187,9 @@ impl V2Adapter {
                 diverged.join(" and ")
             ));
         }
-        self.note(run_id, &out[first..], false);
+        // What completes them is noted as sent: a run completed again (at its node's end, then
+        // from the final state, when its own end is missing) sends nothing twice.
+        self.note(run_id, &out[first..]);
     }
 
     /// Model runs that streamed and never ended (a platform `events` capture may lack their
@@ -252,16 +260,16 @@ impl V2Adapter {
         message_id
     }
 
-    /// Notes the events of a model run: its tool-call ids per chunk index, the calls pending
-    /// for the tool runs to claim (with their accumulated args), and, when they `streamed`,
-    /// the text and arguments its end completes.
-    fn note(&mut self, run_id: &str, events: &[ModelEvent], streamed: bool) {
+    /// Notes the events of a model run (streamed, or what a complete form completed of it): its
+    /// tool-call ids per chunk index, the calls pending for the tool runs to claim (with their
+    /// accumulated args), and the text and arguments sent, which a complete form completes.
+    fn note(&mut self, run_id: &str, events: &[ModelEvent]) {
         for e in events {
             let Some(model) = self.run.models.get_mut(run_id) else {
                 return;
             };
             match e {
-                ModelEvent::TextDelta { text, .. } if streamed => model.text.push_str(text),
+                ModelEvent::TextDelta { text, .. } => model.text.push_str(text),
                 ModelEvent::ToolCallChunk {
                     message_id,
                     index,
@@ -270,11 +278,9 @@ impl V2Adapter {
                     args,
                 } => {
                     let call = model.calls.entry(index.clone()).or_default();
-                    if streamed {
-                        call.1.push_str(args);
-                    }
-                    call.0 = call.0.take().or_else(|| id.clone());
-                    let Some(call_id) = call.0.clone() else {
+                    call.args.push_str(args);
+                    call.id = call.id.take().or_else(|| id.clone());
+                    let Some(call_id) = call.id.clone() else {
                         continue;
                     };
                     match self.pending_calls.iter_mut().find(|c| c.id == call_id) {
@@ -301,4 +307,139 @@ fn same_message(id: Option<&str>, streamed: &str) -> bool {
                 .strip_prefix(streamed)
                 .is_some_and(|rest| rest.starts_with('-'))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::agui::Event;
+    use crate::convert::Converter;
+    use crate::pipeline::Options;
+    use serde_json::{json, Value};
+    use std::collections::HashMap;
+
+    /// A v2 log of one node whose model streams its text and (`chunks`) a call's arguments in
+    /// two chunks, then (`model_end`) ends, before its node's end and the root's end state
+    /// bring its message (the call complete) again.
+    fn log(chunks: bool, model_end: bool) -> Vec<Value> {
+        let meta = json!({"thread_id": "t1", "langgraph_node": "agent",
+            "langgraph_checkpoint_ns": "agent:1"});
+        let ev = |event: &str, name: &str, run: &str, data: Value| {
+            let parents = if run == "root" {
+                json!([])
+            } else {
+                json!(["root"])
+            };
+            let meta = if run == "root" {
+                json!({"thread_id": "t1"})
+            } else {
+                meta.clone()
+            };
+            json!({"event": event, "name": name, "run_id": run, "tags": [],
+                "metadata": meta, "parent_ids": parents, "data": data})
+        };
+        let chunk = |text: &str, calls: Value| {
+            let chunk = json!({"chunk": {"type": "AIMessageChunk", "id": "msg1",
+                "content": text, "tool_call_chunks": calls}});
+            ev("on_chat_model_stream", "m", "model", chunk)
+        };
+        let ai = json!({"type": "ai", "id": "msg1", "content": "Let me check.",
+            "tool_calls": [{"id": "c1", "name": "get_weather", "args": {"city": "Paris"}}]});
+        let human = json!({"type": "human", "id": "h1", "content": "Weather in Paris?"});
+        let mut lines = vec![
+            ev(
+                "on_chain_start",
+                "LangGraph",
+                "root",
+                json!({"input": {"messages": [&human]}}),
+            ),
+            ev(
+                "on_chain_start",
+                "agent",
+                "node",
+                json!({"input": {"messages": [&human]}}),
+            ),
+            chunk("Let me", json!([])),
+        ];
+        if chunks {
+            lines.extend([
+                chunk(
+                    "",
+                    json!([{"id": "c1", "name": "get_weather", "args": "{\"city", "index": 0}]),
+                ),
+                chunk("", json!([{"args": "\": \"Par", "index": 0}])),
+            ]);
+        }
+        if model_end {
+            lines.push(ev(
+                "on_chat_model_end",
+                "m",
+                "model",
+                json!({"output": &ai}),
+            ));
+        }
+        lines.extend([
+            ev(
+                "on_chain_end",
+                "agent",
+                "node",
+                json!({"output": {"messages": [&ai]}}),
+            ),
+            ev(
+                "on_chain_end",
+                "LangGraph",
+                "root",
+                json!({"output": {"messages": [&human, &ai]}}),
+            ),
+        ]);
+        lines
+    }
+
+    /// A model run the log completes more than once (its end, its node's end, the root's end
+    /// state, or only the last two when its end is missing): its call starts once, ends
+    /// once, its argument deltas join to one JSON value, and its text is sent once.
+    #[test]
+    fn a_call_completed_again_sends_its_arguments_once() {
+        for (chunks, model_end) in [(true, true), (true, false), (false, true), (false, false)] {
+            let mut c = Converter::new(Options::default());
+            let mut events = vec![];
+            for line in log(chunks, model_end) {
+                events.extend(c.feed_line(&line.to_string()).expect("not strict"));
+            }
+            events.extend(c.finish().expect("not strict").0);
+            let seen = format!("chunks {chunks}, model end {model_end}: {events:?}");
+            assert!(c.take_problems().is_empty(), "{seen}");
+            let (mut starts, mut ends) = (HashMap::new(), HashMap::new());
+            let (mut args, mut text) = (HashMap::new(), String::new());
+            for e in &events {
+                match e {
+                    Event::ToolCallStart { tool_call_id, .. } => {
+                        *starts.entry(tool_call_id.as_str()).or_insert(0) += 1
+                    }
+                    Event::ToolCallArgs {
+                        tool_call_id,
+                        delta,
+                        ..
+                    } => args
+                        .entry(tool_call_id.as_str())
+                        .or_insert_with(String::new)
+                        .push_str(delta),
+                    Event::ToolCallEnd { tool_call_id, .. } => {
+                        *ends.entry(tool_call_id.as_str()).or_insert(0) += 1
+                    }
+                    Event::TextMessageContent { delta, .. } => text.push_str(delta),
+                    _ => {}
+                }
+            }
+            assert_eq!(starts, HashMap::from([("c1", 1)]), "{seen}");
+            assert_eq!(ends, HashMap::from([("c1", 1)]), "{seen}");
+            let joined = args.get("c1").expect("arguments");
+            let value = serde_json::from_str::<Value>(joined);
+            assert_eq!(
+                value.ok(),
+                Some(json!({"city": "Paris"})),
+                "{joined}: {seen}"
+            );
+            assert_eq!(text, "Let me check.", "{seen}");
+        }
+    }
 }

@@ -15,6 +15,12 @@ use crate::adapter::{str_field as s, tool_end, Disposition};
 use crate::model::ModelEvent;
 use crate::wire::langchain as lc;
 
+/// The message of a `messages-tuple` stream that is `open`, or that ended last without usage.
+pub(super) struct TupleMessage {
+    pub(super) id: String,
+    pub(super) open: bool,
+}
+
 impl V2Adapter {
     /// A `messages-tuple` part of namespace `ns`: `[message chunk, metadata]`. AI chunks
     /// stream as a message (ending at `chunk_position: "last"` or a finish reason); a tool
@@ -49,18 +55,19 @@ impl V2Adapter {
                 // gives that chunk an id of its own (`run-…`): it ends the message in
                 // progress (or, ended, adds to it), it is no message of its own (issue 39.5).
                 if is_usage_only(&chunk) {
-                    if let Some((open, _)) = self.tuple.take() {
-                        out.push(message_end(open, usage()));
+                    if let Some(t) = self.tuple.take() {
+                        out.push(message_end(t.id, usage()));
                         return Disposition::Mapped;
                     }
                 }
-                if !matches!(&self.tuple, Some((open, true)) if *open == id) {
-                    if let Some((prev, true)) = self.tuple.take() {
-                        out.push(message_end(prev, None));
+                if !matches!(&self.tuple, Some(t) if t.open && t.id == id) {
+                    if let Some(t) = self.tuple.take().filter(|t| t.open) {
+                        out.push(message_end(t.id, None));
                     }
                     out.push(message_start(&id));
                     self.run.nest.message_started(ns);
-                    self.tuple = Some((id.clone(), true));
+                    let (id, open) = (id.clone(), true);
+                    self.tuple = Some(TupleMessage { id, open });
                 }
                 let from = out.len();
                 if chunk.field("tool_call_chunks").is_none() {
@@ -87,7 +94,8 @@ impl V2Adapter {
                 if last {
                     let usage = usage();
                     // Usage still to come (on a chunk of its own) is added to this message.
-                    self.tuple = usage.is_none().then(|| (id.clone(), false));
+                    let (ended, open) = (id.clone(), false);
+                    self.tuple = usage.is_none().then_some(TupleMessage { id: ended, open });
                     out.push(message_end(id, usage));
                 }
                 Disposition::Mapped
@@ -116,8 +124,8 @@ impl V2Adapter {
         let Some(at) = list.iter().rposition(|m| lc::message_kind(m) == Some("ai")) else {
             return;
         };
-        for (id, name, _) in lc::tool_calls(&list[at]) {
-            self.run.nest.call_made("", &id, &name);
+        for c in lc::tool_calls(&list[at]) {
+            self.run.nest.call_made("", &c.id, &c.name);
         }
         let answers = list[at + 1..]
             .iter()

@@ -294,9 +294,9 @@ impl Flat<'_> {
         Some(ToolChunk::list(normalised_tree(text)?).unwrap_or_default())
     }
 
-    /// Its `tool_calls` (kept raw: a model's chunk never reads them) as (id, name, args);
-    /// `None`: no tree holds them.
-    pub(super) fn calls(&self) -> Option<Vec<(String, String, String)>> {
+    /// Its `tool_calls` (kept raw: a model's chunk never reads them); `None`: no tree holds
+    /// them.
+    pub(super) fn calls(&self) -> Option<Vec<lc::Call>> {
         let Some(raw) = self.keys.tool_calls.0 else {
             return Some(vec![]);
         };
@@ -356,7 +356,8 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                         Some(a) => normalised_tree(a.get())?.to_string(),
                         None => String::new(),
                     };
-                    send.push((id, name.into_owned(), args));
+                    let name = name.into_owned();
+                    send.push(lc::Call { id, name, args });
                 }
             }
             calls.push(MessageCalls {
@@ -383,7 +384,7 @@ fn step_input(h: Option<Holder>, _: &str, normalised: bool) -> Option<Data> {
                         }
                     }
                     calls.retain_mut(|m| {
-                        m.calls.retain(|(call, ..)| !answered.contains(call));
+                        m.calls.retain(|c| !answered.contains(&c.id));
                         !m.calls.is_empty()
                     });
                     conversation = Some(vec![]);

@@ -100,12 +100,11 @@ pub struct MessageChunk {
     pub tool_call_chunks: Vec<crate::adapter::content::ToolChunk>,
 }
 
-/// The tool calls of an AI message: the message's `id`, each call as (id, name, args as JSON
-/// text).
+/// The tool calls of an AI message, with the message's `id`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct MessageCalls {
     pub id: Option<String>,
-    pub calls: Vec<(String, String, String)>,
+    pub calls: Vec<lc::Call>,
 }
 
 /// A conversation's messages, read as a state's ([`State`]).
@@ -407,6 +406,11 @@ impl MessageChunk {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn call(id: &str, name: &str, args: &str) -> lc::Call {
+        let (id, name, args) = (id.into(), name.into(), args.into());
+        lc::Call { id, name, args }
+    }
 
     /// A model chunk's `tool_call_chunks` read typed read as their tree does: a repeated key
     /// (the last), an `lc` key spelled with an escape (normalised).
@@ -798,7 +802,7 @@ mod tests {
         };
         let waiting = vec![MessageCalls {
             id: Some("m1".into()),
-            calls: vec![("c2".into(), "g".into(), "{}".into())],
+            calls: vec![call("c2", "g", "{}")],
         }];
         let Some(Data::Calls(got, conversation)) =
             step(&json!({"messages":[ai.clone(), tool.clone()]}).to_string())
@@ -819,11 +823,7 @@ mod tests {
             Some(Data::Calls(
                 vec![MessageCalls {
                     id: Some("m2".into()),
-                    calls: vec![(
-                        "c3".into(),
-                        "f".into(),
-                        r#"{"a":{"__type__":"Z","k":2}}"#.into()
-                    )]
+                    calls: vec![call("c3", "f", r#"{"a":{"__type__":"Z","k":2}}"#)]
                 }],
                 None
             ))
@@ -834,7 +834,7 @@ mod tests {
             Some(Data::Calls(
                 vec![MessageCalls {
                     id: Some(id.into()),
-                    calls: vec![(call.into(), "f".into(), "{}".into())],
+                    calls: vec![self::call(call, "f", "{}")],
                 }],
                 None,
             ))
@@ -857,10 +857,7 @@ mod tests {
             Some(Data::Calls(
                 vec![MessageCalls {
                     id: Some("m1".into()),
-                    calls: vec![
-                        ("c1".into(), "f".into(), r#"{"k":1}"#.into()),
-                        ("c2".into(), "g".into(), "{}".into())
-                    ]
+                    calls: vec![call("c1", "f", r#"{"k":1}"#), call("c2", "g", "{}")]
                 }],
                 // An escaped list is no state's list.
                 None,
