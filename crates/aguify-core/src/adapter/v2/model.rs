@@ -77,6 +77,9 @@ impl V2Adapter {
                     "on_chat_model_stream without `data.chunk`: expected the streamed message chunk",
                 ),
             },
+            "on_chat_model_end" if self.run.ended.get(&run_id).is_some() => {
+                Disposition::Ignored("a model run's end repeated: its message ended already")
+            }
             "on_chat_model_end" => {
                 let output = ev.data.value();
                 // `generations` form (older LangChain): take the first message.
@@ -318,9 +321,9 @@ mod tests {
     use std::collections::HashMap;
 
     /// A v2 log of one node whose model streams its text and (`chunks`) a call's arguments in
-    /// two chunks, then (`model_end`) ends, before its node's end and the root's end state
-    /// bring its message (the call complete) again.
-    fn log(chunks: bool, model_end: bool) -> Vec<Value> {
+    /// two chunks, then ends `model_ends` times (a log may repeat a model's end), before its
+    /// node's end and the root's end state bring its message (the call complete) again.
+    fn log(chunks: bool, model_ends: usize) -> Vec<Value> {
         let meta = json!({"thread_id": "t1", "langgraph_node": "agent",
             "langgraph_checkpoint_ns": "agent:1"});
         let ev = |event: &str, name: &str, run: &str, data: Value| {
@@ -369,14 +372,8 @@ mod tests {
                 chunk("", json!([{"args": "\": \"Par", "index": 0}])),
             ]);
         }
-        if model_end {
-            lines.push(ev(
-                "on_chat_model_end",
-                "m",
-                "model",
-                json!({"output": &ai}),
-            ));
-        }
+        let end = ev("on_chat_model_end", "m", "model", json!({"output": &ai}));
+        lines.extend(std::iter::repeat_n(end, model_ends));
         lines.extend([
             ev(
                 "on_chain_end",
@@ -394,19 +391,23 @@ mod tests {
         lines
     }
 
-    /// A model run the log completes more than once (its end, its node's end, the root's end
-    /// state, or only the last two when its end is missing): its call starts once, ends
-    /// once, its argument deltas join to one JSON value, and its text is sent once.
+    /// A model run the log completes more than once (its end, once or repeated, its node's
+    /// end, the root's end state, or only the last two when its end is missing): its call
+    /// starts once, ends once, its argument deltas join to one JSON value, and its text is
+    /// sent once.
     #[test]
     fn a_call_completed_again_sends_its_arguments_once() {
-        for (chunks, model_end) in [(true, true), (true, false), (false, true), (false, false)] {
+        for (chunks, model_ends) in [true, false]
+            .into_iter()
+            .flat_map(|c| [(c, 0), (c, 1), (c, 2)])
+        {
             let mut c = Converter::new(Options::default());
             let mut events = vec![];
-            for line in log(chunks, model_end) {
+            for line in log(chunks, model_ends) {
                 events.extend(c.feed_line(&line.to_string()).expect("not strict"));
             }
             events.extend(c.finish().expect("not strict").0);
-            let seen = format!("chunks {chunks}, model end {model_end}: {events:?}");
+            let seen = format!("chunks {chunks}, model ends {model_ends}: {events:?}");
             assert!(c.take_problems().is_empty(), "{seen}");
             let (mut starts, mut ends) = (HashMap::new(), HashMap::new());
             let (mut args, mut text) = (HashMap::new(), String::new());
