@@ -76,7 +76,11 @@ struct Block {
     emitted: String,
     /// A signature or redacted value was emitted for this block.
     encrypted_sent: bool,
+    /// The id of the block's tool call: given by its start, a delta or its finish, or made up
+    /// at its finish when none did.
     tool_id: Option<String>,
+    /// The block's call id was made up at its finish: the log gave the call none.
+    id_made_up: bool,
     /// A chunk of this block's tool call was emitted (the call is announced).
     tool_sent: bool,
     /// Tool-call args given whole at the block's start (a JSON value, not streamed text; a
@@ -145,6 +149,7 @@ impl Block {
                 self.emit(at, reasoning(reasoning_text.unwrap_or(""), None), out)
             }
             "tool-call-delta" | "tool_call_chunk" => {
+                self.tool_id = self.tool_id.take().or_else(|| delta.id.0.clone());
                 let id = delta.id.0.clone().or_else(|| self.tool_id.clone());
                 let args = delta.args.0.clone().unwrap_or_default();
                 self.tool_chunk(at, id, delta.name.0.clone(), args, out);
@@ -209,16 +214,16 @@ impl Block {
     ) -> Option<String> {
         let (mid, index) = at;
         let full = args_of(c).map(|(a, _)| a).or(self.args_whole.take());
+        // An id the stream did not give is first known here (and sent): the finish's, or, with
+        // no id anywhere (LangGraph.js with @langchain/google-genai), one made up as the mapper
+        // names a call it never got an id for; its tool run is paired with it by name and
+        // order ([`V3Adapter::on_block`]).
+        let first_known = self.tool_id.is_none();
         let id = s(c, "id").filter(|i| !i.is_empty());
-        // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the
-        // mapper names a call it never got an id for; its tool run is paired with it by name
-        // and order ([`V3Adapter::on_block`]).
+        self.id_made_up = id.is_none() && first_known;
         let id = id.or_else(|| self.tool_id.clone());
-        let made_up = id.is_none();
         let id = id.unwrap_or_else(|| lc::made_up_call_id(mid, index));
-        if made_up {
-            self.tool_id = Some(id.clone());
-        }
+        self.tool_id.get_or_insert_with(|| id.clone());
         // The args missing after those streamed; `Err`: the finish's, which differ from them.
         let rest = match &full {
             Some(full) => completion::args(&self.emitted, full).ok_or(full),
@@ -234,7 +239,7 @@ impl Block {
             )
         });
         let args = rest.unwrap_or_default();
-        if !args.is_empty() || !self.tool_sent || made_up {
+        if !args.is_empty() || !self.tool_sent || first_known {
             self.tool_chunk(at, Some(id), s(c, "name"), args.to_string(), out);
         }
         warning
@@ -380,16 +385,16 @@ impl V3Adapter {
             (_, Some(Object(Ok(d)))) => block.delta((mid, &key), d, out),
             _ => {
                 let content = data.content.0.as_ref();
-                let had_id = block.tool_id.is_some();
                 if let Some(w) = block.finish((mid, &key), content, out) {
                     self.warning = Some(w);
                 }
-                // A block with a call id is a tool call (its finish named the id or made one up).
+                // A block with a call id is a tool call (the id given by its start, a delta or
+                // its finish, or made up there): the call a graph started later may serve.
                 if let (Some(id), Some(c)) = (&block.tool_id, content) {
                     let name = s(unwrap_non_standard(c), "name");
-                    // An id the block had not before its finish was made up there: the log
-                    // gave the call none ([`V3Adapter::idless_calls`]).
-                    if !had_id {
+                    // An id made up at the finish: the log gave the call none
+                    // ([`V3Adapter::idless_calls`]).
+                    if block.id_made_up {
                         self.run.idless_calls.push(super::tools::IdlessCall {
                             id: id.clone(),
                             name: name.clone(),
