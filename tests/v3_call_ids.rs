@@ -78,3 +78,27 @@ fn a_call_whose_id_comes_later_converts_as_one_whose_id_comes_at_its_start() {
         assert!(got == want, "{case}:\n{got:#?}\nwant:\n{want:#?}");
     }
 }
+
+/// A model that does not stream (its message only in the root state, the in-process legacy
+/// `[message, metadata]` payload ignored): its call is served by the task's graph as a
+/// streamed one's.
+#[test]
+fn a_call_of_a_message_only_in_the_state_is_served_by_the_task_graph() {
+    let streamed = log(ID, "", ID);
+    let lines: Vec<&str> = streamed.lines().collect();
+    let state = r#"{"type":"event","seq":6,"method":"values","params":{"namespace":[],"data":{"messages":[{"type":"human","content":"Weather?","id":"h1"},{"type":"ai","content":"","id":"m1","tool_calls":[{"id":"call_w","name":"ask_weather_agent","args":{"request":"Paris"}}]}]}}}"#;
+    let legacy = r#"{"type":"event","seq":5,"method":"messages","params":{"namespace":[],"data":[{"type":"ai","content":"","id":"m1"},{"langgraph_node":"model"}]}}"#;
+    let whole = [&lines[..1], &[legacy, state], &lines[6..]]
+        .concat()
+        .join("\n");
+    let events = convert(&whole);
+    let started: Vec<_> = (events.iter())
+        .filter(|e| e["type"] == "SUBAGENT_STARTED")
+        .collect();
+    assert_eq!(started.len(), 1, "{events:#?}");
+    assert_eq!(started[0]["parentToolCallId"], "call_w");
+    let answer = (events.iter())
+        .find(|e| e["type"] == "TEXT_MESSAGE_CONTENT" && e["messageId"] == "m2")
+        .expect("the graph's answer");
+    assert_eq!(answer["subagentRunId"], started[0]["subagentRunId"]);
+}
