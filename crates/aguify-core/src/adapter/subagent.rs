@@ -39,7 +39,8 @@ struct Sub {
 pub(super) struct Call {
     pub(super) id: String,
     ns: String,
-    name: String,
+    /// Its tool's name.
+    pub(super) name: String,
     /// An open call's: the name of a graph started in the call's namespace (v2
     /// `on_chain_start`), a sub-agent's name once one shows.
     graph: Option<String>,
@@ -160,14 +161,13 @@ impl Nest {
     }
 
     /// A graph started in namespace `key` without naming the call that invoked it (v3
-    /// Python, a tool node's task): the call it serves, `(id, tool name)` — the first call
-    /// without a sub-agent of the last message in the enclosing namespace.
-    pub fn made_call(&self, key: &str) -> Option<(String, String)> {
+    /// Python, a tool node's task): the call it serves — the first call without a sub-agent
+    /// of the last message in the enclosing namespace.
+    pub fn made_call(&self, key: &str) -> Option<&Call> {
         let parent = key.rsplit_once('|').map_or("", |(parent, _)| parent);
         let free =
             |m: &&Call| m.ns == parent && !m.answered && !self.subs.iter().any(|s| s.call == m.id);
-        let m = self.made.iter().find(free)?;
-        Some((m.id.clone(), m.name.clone()))
+        self.made.iter().find(free)
     }
 
     /// The n-th graph of the task an announced sub-agent runs in (namespace `T|n` under its
@@ -326,7 +326,12 @@ mod tests {
         n.message_started("");
         n.call_made("", "c1", "ask_weather");
         n.call_made("", "c2", "ask_news");
-        let (call, _) = n.made_call("tools:t").expect("the first call waits");
+        let call = n.made_call("tools:t").expect("the first call waits");
+        assert_eq!(
+            (call.id.as_str(), call.name.as_str()),
+            ("c1", "ask_weather")
+        );
+        let call = call.id.clone();
         n.start("tools:t", true, "weather_agent", &call, &mut out);
         n.shows("tools:t|1", false, &mut out);
         n.shows("tools:t|1|model:m", true, &mut out);
@@ -345,12 +350,9 @@ mod tests {
         n.answered("c2");
         n.tool_ended("c1");
         n.tool_ended("c2");
-        assert_eq!(n.made_call("research:r"), None, "answered: a step");
+        assert!(n.made_call("research:r").is_none(), "answered: a step");
         n.message_started("");
-        assert_eq!(
-            n.made_call("research:r"),
-            None,
-            "a new message made no call"
-        );
+        let made = n.made_call("research:r");
+        assert!(made.is_none(), "a new message made no call");
     }
 }

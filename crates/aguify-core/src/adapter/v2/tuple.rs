@@ -37,9 +37,10 @@ impl V2Adapter {
         let traced = |k: &str| data.get(1).and_then(|m| m.field_str(k));
         self.ensure_started(out);
         if !ns.is_empty() && !self.run.nest.is_announced(ns) {
-            if let Some((call, tool)) = self.run.nest.made_call(ns) {
-                let name = traced("lc_agent_name").unwrap_or(&tool);
-                self.run.nest.start(ns, true, name, &call, out);
+            if let Some(made) = self.run.nest.made_call(ns) {
+                let name = traced("lc_agent_name").unwrap_or(&made.name).to_string();
+                let call = made.id.clone();
+                self.run.nest.start(ns, true, &name, &call, out);
             }
         }
         self.run.nest.scope(ns, out);

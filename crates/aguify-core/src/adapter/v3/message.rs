@@ -21,11 +21,13 @@ pub(super) struct OpenMessage {
     id: String,
     usage: Option<Usage>,
     blocks: Blocks,
-    /// The last block started: its key, and its content `type` when it is a reasoning
-    /// fragment without an index of its own.
-    last_start: Option<(String, Option<String>)>,
-    /// Block keys read as an earlier block's ([`OpenMessage::continued_block`]).
-    aliases: Vec<(String, String)>,
+    /// The key of the last block started.
+    last_start: Option<String>,
+    /// The content `type` of the last block started, when it is a reasoning fragment without
+    /// an index of its own.
+    last_fragment: Option<String>,
+    /// The key of the earlier block each block key is read as ([`OpenMessage::continued_block`]).
+    aliases: std::collections::HashMap<String, String, FastIds>,
     /// A message of another role than the model's (a tool's `ToolMessage`, which the
     /// platform streams too): its events are skipped; the tool's result comes from `tools`
     /// and the state.
@@ -38,7 +40,7 @@ impl OpenMessage {
     /// count of blocks so far, so each fragment starts a block of its own (issue 39.4): a
     /// block started as such a fragment right after one of the same type continues it.
     fn continued_block(&mut self, index: String, start: Option<&Value>) -> String {
-        if let Some((_, to)) = self.aliases.iter().find(|(from, _)| *from == index) {
+        if let Some(to) = self.aliases.get(&index) {
             return to.clone();
         }
         let Some(c) = start else {
@@ -53,13 +55,14 @@ impl OpenMessage {
             }
             _ => None,
         };
-        match &self.last_start {
-            Some((to, Some(ty))) if fragment_type.as_ref() == Some(ty) && *to != index => {
-                self.aliases.push((index, to.clone()));
+        match (&self.last_start, &self.last_fragment) {
+            (Some(to), Some(ty)) if fragment_type.as_ref() == Some(ty) && *to != index => {
+                self.aliases.insert(index, to.clone());
                 to.clone()
             }
             _ => {
-                self.last_start = Some((index.clone(), fragment_type));
+                self.last_start = Some(index.clone());
+                self.last_fragment = fragment_type;
                 index
             }
         }
@@ -69,6 +72,13 @@ impl OpenMessage {
 /// A message's blocks by key, in the order they started.
 type Blocks = indexmap::IndexMap<String, Block, FastIds>;
 
+/// Where a block is: its message's id and its key.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    message: &'a str,
+    block: &'a str,
+}
+
 #[derive(Default)]
 struct Block {
     /// Text already emitted for this block: its answer or reasoning text, or its tool call's
@@ -76,7 +86,11 @@ struct Block {
     emitted: String,
     /// A signature or redacted value was emitted for this block.
     encrypted_sent: bool,
+    /// The id of the block's tool call: given by its start, a delta or its finish, or made up
+    /// at its finish when none did.
     tool_id: Option<String>,
+    /// The block's call id was made up at its finish: the log gave the call none.
+    id_made_up: bool,
     /// A chunk of this block's tool call was emitted (the call is announced).
     tool_sent: bool,
     /// Tool-call args given whole at the block's start (a JSON value, not streamed text; a
@@ -88,9 +102,9 @@ struct Block {
 impl Block {
     /// Emits `content` of the block `at` (its message id and key: text, reasoning, a signature
     /// or a redacted value), noting what was emitted.
-    fn emit(&mut self, at: (&str, &str), content: Content<'_>, out: &mut Vec<ModelEvent>) {
+    fn emit(&mut self, at: At<'_>, content: Content<'_>, out: &mut Vec<ModelEvent>) {
         let first = out.len();
-        block_events(at.0, at.1, content, out);
+        block_events(at.message, at.block, content, out);
         for e in &out[first..] {
             match e {
                 ModelEvent::TextDelta { text, .. } | ModelEvent::ReasoningDelta { text, .. } => {
@@ -104,7 +118,7 @@ impl Block {
     /// Emits a chunk of the block's tool call (which announces the call).
     fn tool_chunk(
         &mut self,
-        (mid, index): (&str, &str),
+        at: At<'_>,
         id: Option<String>,
         name: Option<String>,
         args: String,
@@ -112,11 +126,11 @@ impl Block {
     ) {
         self.emitted.push_str(&args);
         self.tool_sent = true;
-        out.push(call_chunk(mid, index.to_string(), id, name, args));
+        out.push(call_chunk(at.message, at.block.to_string(), id, name, args));
     }
 
     /// A block's start: its content (text, reasoning, a tool call's id, name and args).
-    fn start(&mut self, at: (&str, &str), content: Option<&Value>, out: &mut Vec<ModelEvent>) {
+    fn start(&mut self, at: At<'_>, content: Option<&Value>, out: &mut Vec<ModelEvent>) {
         let Some(c) = content.map(unwrap_non_standard) else {
             return;
         };
@@ -124,11 +138,11 @@ impl Block {
             Content::ToolCall => {
                 self.tool_id = s(c, "id");
                 let args = match args_of(c) {
-                    Some((a, true)) => {
-                        self.args_whole = Some(a);
+                    Some(Args { text, whole: true }) => {
+                        self.args_whole = Some(text);
                         String::new()
                     }
-                    other => other.map(|(a, _)| a).unwrap_or_default(),
+                    other => other.map(|a| a.text).unwrap_or_default(),
                 };
                 self.tool_chunk(at, self.tool_id.clone(), s(c, "name"), args, out);
             }
@@ -137,7 +151,7 @@ impl Block {
     }
 
     /// A block's delta.
-    fn delta(&mut self, at: (&str, &str), delta: &Delta, out: &mut Vec<ModelEvent>) {
+    fn delta(&mut self, at: At<'_>, delta: &Delta, out: &mut Vec<ModelEvent>) {
         let (text, reasoning_text) = (delta.text.0.as_deref(), delta.reasoning.0.as_deref());
         match delta.kind() {
             "text-delta" | "text" => self.emit(at, Content::Text(text.unwrap_or("")), out),
@@ -145,6 +159,7 @@ impl Block {
                 self.emit(at, reasoning(reasoning_text.unwrap_or(""), None), out)
             }
             "tool-call-delta" | "tool_call_chunk" => {
+                self.tool_id = self.tool_id.take().or_else(|| delta.id.0.clone());
                 let id = delta.id.0.clone().or_else(|| self.tool_id.clone());
                 let args = delta.args.0.clone().unwrap_or_default();
                 self.tool_chunk(at, id, delta.name.0.clone(), args, out);
@@ -173,7 +188,7 @@ impl Block {
     /// finish's args contradict the args already streamed.
     fn finish(
         &mut self,
-        at: (&str, &str),
+        at: At<'_>,
         content: Option<&Value>,
         out: &mut Vec<ModelEvent>,
     ) -> Option<String> {
@@ -201,24 +216,18 @@ impl Block {
     /// A tool call block's finish: the args not streamed before it are emitted now (all of
     /// them for a call whose args arrive only here). See [`completion::args`] for args that
     /// contradict the streamed text.
-    fn tool_finish(
-        &mut self,
-        at: (&str, &str),
-        c: &Value,
-        out: &mut Vec<ModelEvent>,
-    ) -> Option<String> {
-        let (mid, index) = at;
-        let full = args_of(c).map(|(a, _)| a).or(self.args_whole.take());
+    fn tool_finish(&mut self, at: At<'_>, c: &Value, out: &mut Vec<ModelEvent>) -> Option<String> {
+        let full = args_of(c).map(|a| a.text).or(self.args_whole.take());
+        // An id the stream did not give is first known here (and sent): the finish's, or, with
+        // no id anywhere (LangGraph.js with @langchain/google-genai), one made up as the mapper
+        // names a call it never got an id for; its tool run is paired with it by name and
+        // order ([`V3Adapter::on_block`]).
+        let first_known = self.tool_id.is_none();
         let id = s(c, "id").filter(|i| !i.is_empty());
-        // No id anywhere (LangGraph.js with @langchain/google-genai): one made up as the
-        // mapper names a call it never got an id for; its tool run is paired with it by name
-        // and order ([`V3Adapter::on_block`]).
+        self.id_made_up = id.is_none() && first_known;
         let id = id.or_else(|| self.tool_id.clone());
-        let made_up = id.is_none();
-        let id = id.unwrap_or_else(|| lc::made_up_call_id(mid, index));
-        if made_up {
-            self.tool_id = Some(id.clone());
-        }
+        let id = id.unwrap_or_else(|| lc::made_up_call_id(at.message, at.block));
+        self.tool_id.get_or_insert_with(|| id.clone());
         // The args missing after those streamed; `Err`: the finish's, which differ from them.
         let rest = match &full {
             Some(full) => completion::args(&self.emitted, full).ok_or(full),
@@ -234,7 +243,7 @@ impl Block {
             )
         });
         let args = rest.unwrap_or_default();
-        if !args.is_empty() || !self.tool_sent || made_up {
+        if !args.is_empty() || !self.tool_sent || first_known {
             self.tool_chunk(at, Some(id), s(c, "name"), args.to_string(), out);
         }
         warning
@@ -371,25 +380,29 @@ impl V3Adapter {
             .as_ref()
             .filter(|_| event == "content-block-start");
         let key = msg.continued_block(index, start);
-        let at = msg.blocks.get_index_of(&key);
-        let at = at.unwrap_or_else(|| msg.blocks.insert_full(key.clone(), Block::default()).0);
-        let (mid, block) = (msg.id.as_str(), &mut msg.blocks[at]);
+        let i = msg.blocks.get_index_of(&key);
+        let i = i.unwrap_or_else(|| msg.blocks.insert_full(key.clone(), Block::default()).0);
+        let block = &mut msg.blocks[i];
+        let at = At {
+            message: &msg.id,
+            block: &key,
+        };
         match (event, &data.delta.0) {
             // A fragment continuing an earlier block starts as its next text.
-            ("content-block-start", _) => block.start((mid, &key), start, out),
-            (_, Some(Object(Ok(d)))) => block.delta((mid, &key), d, out),
+            ("content-block-start", _) => block.start(at, start, out),
+            (_, Some(Object(Ok(d)))) => block.delta(at, d, out),
             _ => {
                 let content = data.content.0.as_ref();
-                let had_id = block.tool_id.is_some();
-                if let Some(w) = block.finish((mid, &key), content, out) {
+                if let Some(w) = block.finish(at, content, out) {
                     self.warning = Some(w);
                 }
-                // A block with a call id is a tool call (its finish named the id or made one up).
+                // A block with a call id is a tool call (the id given by its start, a delta or
+                // its finish, or made up there): the call a graph started later may serve.
                 if let (Some(id), Some(c)) = (&block.tool_id, content) {
                     let name = s(unwrap_non_standard(c), "name");
-                    // An id the block had not before its finish was made up there: the log
-                    // gave the call none ([`V3Adapter::idless_calls`]).
-                    if !had_id {
+                    // An id made up at the finish: the log gave the call none
+                    // ([`V3Adapter::idless_calls`]).
+                    if block.id_made_up {
                         self.run.idless_calls.push(super::tools::IdlessCall {
                             id: id.clone(),
                             name: name.clone(),
@@ -415,14 +428,21 @@ fn is_legacy_message(v: &Value) -> bool {
     v.field("event").is_none() && lc::is_message(&lc::normalize_cow(v))
 }
 
-/// A tool call's args in a block's content, `None` when absent or null: streamed text (a
-/// string), or the args whole (a JSON value: `true`).
-fn args_of(c: &Value) -> Option<(String, bool)> {
-    match c.field("args")? {
-        Value::String(a) => Some((a.clone(), false)),
-        Value::Null => None,
-        v => Some((v.to_string(), true)),
-    }
+/// A tool call's args in a block's content.
+struct Args {
+    text: String,
+    /// Given whole (a JSON value), not as streamed text (a string).
+    whole: bool,
+}
+
+/// A tool call's args in a block's content, `None` when absent or null.
+fn args_of(c: &Value) -> Option<Args> {
+    let (text, whole) = match c.field("args")? {
+        Value::String(a) => (a.clone(), false),
+        Value::Null => return None,
+        v => (v.to_string(), true),
+    };
+    Some(Args { text, whole })
 }
 
 /// Text that only the finish carries (JS drops some deltas): the part of `full` after what

@@ -121,6 +121,11 @@ impl V3Adapter {
             };
             out.push(super::message_start(&id));
             super::completion::whole_message(&id, &m, out);
+            // Its calls, as a streamed message's, are those a graph started later may serve.
+            self.run.nest.message_started("");
+            for (call, name, _) in lc::tool_calls(&m) {
+                self.run.nest.call_made("", &call, &name);
+            }
             let usage = super::content::usage_of(&m, (None, None));
             out.push(super::message_end(id, usage));
         }
@@ -338,7 +343,8 @@ impl V3Adapter {
         let said = cause.and_then(|c| s(c, "tool_call_id"));
         let said = said.map(|call| (call, "subagent".to_string()));
         if starts {
-            if let Some((call, tool)) = said.or_else(|| self.run.nest.made_call(&key)) {
+            let made = (self.run.nest.made_call(&key)).map(|c| (c.id.clone(), c.name.clone()));
+            if let Some((call, tool)) = said.or(made) {
                 let name = graph_name.unwrap_or(&tool);
                 self.run.nest.start(&key, true, name, &call, out);
                 return Disposition::Mapped;
