@@ -123,8 +123,8 @@ impl V3Adapter {
             super::completion::whole_message(&id, &m, out);
             // Its calls, as a streamed message's, are those a graph started later may serve.
             self.run.nest.message_started("");
-            for (call, name, _) in lc::tool_calls(&m) {
-                self.run.nest.call_made("", &call, &name);
+            for call in lc::tool_calls(&m) {
+                self.run.nest.call_made("", &call.id, &call.name);
             }
             let usage = super::content::usage_of(&m, (None, None));
             out.push(super::message_end(id, usage));
