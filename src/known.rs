@@ -7,7 +7,8 @@ use crate::pipeline::{Seen, Stats};
 /// What is said of file `name` when none of its records is of a known form (after `FILE: `):
 /// the form found instead of the one `--from` asks for, or the `jq` hint for a JSON array.
 pub fn why(seen: &Seen, name: &str) -> String {
-    if let Some((forced, found)) = seen.wrong_form.map(|(a, b)| (a.name(), b.name())) {
+    if let Some(wrong) = seen.wrong_form {
+        let (forced, found) = (wrong.forced.name(), wrong.found.name());
         return format!(
             "its records are {found} records, not the {forced} records --from asks for \
              (without --from the form is detected per file)"

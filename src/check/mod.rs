@@ -545,7 +545,7 @@ fn check_input(
     let mut checker = Checker::new(input.name.clone(), config.clone());
     match pipeline::run(vec![input], opts, &mut checker) {
         Ok(_) => {}
-        Err(crate::Error::Strict(at, _)) => {
+        Err(crate::Error::Strict { at, .. }) => {
             // The bad line is reported; what would only follow from the stop is not.
             checker.flush_bad();
             checker.finished = true;

@@ -95,7 +95,7 @@ pub fn read_side(
         failed: None,
     };
     let result = pipeline::run(inputs, opts, &mut reader);
-    if let Err(Error::Strict(..)) = &result {
+    if let Err(Error::Strict { .. }) = &result {
         // `--strict` stops at a bad line: it is told before the stop.
         reader.flush().map_err(Error::Output)?;
     }

@@ -18,10 +18,14 @@ pub enum Error {
     /// Writing the output failed (a closed pipe is reported as this, with `BrokenPipe`).
     #[error("writing output: {0}")]
     Output(#[source] io::Error),
-    /// `--strict` was given and a line was bad (already reported); holds its `file:line` and
-    /// why it is bad.
-    #[error("{0}: stopping at the first bad line (--strict)")]
-    Strict(String, String),
+    /// `--strict` was given and a line was bad (already reported).
+    #[error("{at}: stopping at the first bad line (--strict)")]
+    Strict {
+        /// The bad line's `file:line`.
+        at: String,
+        /// Why it is bad, in words: what was expected.
+        message: String,
+    },
     /// A [`crate::Converter`] was fed after it was finished or returned an error.
     #[error("the converter was finished, or stopped at an earlier error")]
     Stopped,

@@ -104,7 +104,7 @@ pub use convert::{Converter, Problem, Severity};
 pub use error::Error;
 pub use input::Framing;
 pub use mapper::{Compat, MapOptions, Target, TextPolicy, ToolSteps};
-pub use pipeline::{Options, Seen, Stats};
+pub use pipeline::{Options, Seen, Stats, WrongForm};
 pub use sink::{Format, FrameSink, Sink};
 
 pub mod observe {

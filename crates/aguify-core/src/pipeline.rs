@@ -135,8 +135,18 @@ pub struct Seen {
     pub read: bool,
     /// A bad line was a JSON array (for the `jq` hint).
     pub array: bool,
-    /// The first record of another form than `--from` asks for: `(forced, found)`.
-    pub wrong_form: Option<(Family, Family)>,
+    /// The first record of another form than `--from` asks for.
+    pub wrong_form: Option<WrongForm>,
+}
+
+/// The forms of a record of another form than `--from` asks for (its bad line's reason is
+/// `NotTheForcedForm`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WrongForm {
+    /// The form `--from` asks for.
+    pub forced: Family,
+    /// The record's form.
+    pub found: Family,
 }
 
 /// Whether a record read with `disposition` is of a known form: a record an adapter mapped is,
@@ -155,7 +165,7 @@ impl Seen {
     pub fn bad_line(&mut self, bad: &BadLine) {
         self.array |= bad.reason == Reason::Array;
         if let (None, Reason::NotTheForcedForm { forced, found }) = (self.wrong_form, bad.reason) {
-            self.wrong_form = Some((forced, found));
+            self.wrong_form = Some(WrongForm { forced, found });
         }
     }
 
@@ -338,7 +348,8 @@ impl Conversion {
             obs.record(rec, &disposition);
         }
         if let (true, Disposition::Bad(bad)) = (self.strict, &disposition) {
-            return Err(Error::Strict(origin.to_string(), bad.message.clone()));
+            let (at, message) = (origin.to_string(), bad.message.clone());
+            return Err(Error::Strict { at, message });
         }
         let Some(rec) = rec else { return Ok(()) };
         let by_place = file.rereadable
@@ -435,5 +446,40 @@ mod tests {
         let (events, _) = convert_to_vec(vec![input], &Options::default()).expect("in memory");
         assert_eq!(events[0]["type"], "RUN_STARTED");
         assert_eq!(events[0]["threadId"], format!("thread-{fnv:016x}"));
+    }
+
+    /// `--strict` stops with the bad line's `file:line` and why, by name (its message as
+    /// before); a file of another form than `--from` holds the first such record's forms.
+    #[test]
+    fn a_strict_stop_and_a_wrong_form_name_their_parts() {
+        let v3 = r#"{"type":"event","seq":1,"method":"lifecycle","params":{"namespace":[],"data":{"event":"running"}}}"#;
+        let log = |text: &str| vec![Input::from_bytes("t", text.as_bytes().to_vec())];
+        let strict = Options {
+            strict: true,
+            ..Options::default()
+        };
+        let stop = convert_to_vec(log(&format!("{v3}\n[1]\n{v3}\n")), &strict).err();
+        let Some(Error::Strict { at, message }) = &stop else {
+            panic!("{stop:?}")
+        };
+        assert_eq!(
+            (at.as_str(), message.as_str()),
+            ("t:2", "expected a JSON object, found an array")
+        );
+        let told = stop.as_ref().map(ToString::to_string);
+        assert_eq!(
+            told.as_deref(),
+            Some("t:2: stopping at the first bad line (--strict)")
+        );
+        let forced = Options {
+            from: Some(Family::V2),
+            ..Options::default()
+        };
+        let (_, stats) = convert_to_vec(log(&format!("{v3}\n{{}}\n")), &forced).expect("in memory");
+        let (forced, found) = (Family::V2, Family::V3);
+        assert_eq!(
+            stats.files["t"].wrong_form,
+            Some(WrongForm { forced, found })
+        );
     }
 }

@@ -162,7 +162,7 @@ pub fn run(args: ConvertArgs) -> anyhow::Result<i32> {
     let stats = pipeline::run(inputs, &opts, &mut obs);
     // What was found before an error is told before it; `--strict`'s bad line too.
     let _ = obs.diag.flush();
-    if let Err(aguify::Error::Strict(at, _)) = &stats {
+    if let Err(aguify::Error::Strict { at, .. }) = &stats {
         if obs.last_told.as_ref() != Some(at) {
             crate::known::tell_last_bad(&stats);
         }

@@ -7,8 +7,8 @@ use aguify::text::printable;
 
 /// `--strict` stopped: the bad line it stopped at, on stderr (before the stop itself).
 pub fn tell_last_bad<T>(result: &Result<T, aguify::Error>) {
-    if let Err(aguify::Error::Strict(at, why)) = result {
-        eprintln!("aguify: {}: {}", printable(at), printable(why));
+    if let Err(aguify::Error::Strict { at, message }) = result {
+        eprintln!("aguify: {}: {}", printable(at), printable(message));
     }
 }
 

@@ -178,7 +178,7 @@ pub fn run(args: TimelineArgs) -> anyhow::Result<i32> {
     let mut read = pipeline::Stats::default();
     loop {
         let result = pipeline::run(inputs, &opts, &mut printer);
-        if let Err(aguify::Error::Strict(..)) = &result {
+        if let Err(aguify::Error::Strict { .. }) = &result {
             // The bad line it stopped at is told, then the stop.
             let _ = printer.drain();
             let _ = printer.out.flush();

@@ -127,8 +127,10 @@ type Job = Box<dyn FnOnce() + Send>;
 /// Worker threads parsing batches; results are taken in submission order.
 pub struct ParsePool {
     workers: usize,
-    /// The workers' queue, once they were started (when the first batch of several went
-    /// out); `None` while none is running. A worker ends when it is closed.
+    /// The workers' queue, from when they were started (when the first batch of several went
+    /// out; `None` before), once for the run. A worker ends when it is closed. When no worker
+    /// could be spawned (or every one has ended), nothing receives from it: each send fails
+    /// and the batch is parsed here.
     jobs: Option<SyncSender<Job>>,
     /// Each batch out, with its bytes.
     in_flight: VecDeque<(Receiver<Vec<Frame>>, usize)>,
@@ -168,7 +170,6 @@ impl ParsePool {
     fn start(&mut self) {
         let (tx, rx) = mpsc::sync_channel::<Job>(self.in_flight_limit());
         let rx = Arc::new(Mutex::new(rx));
-        let mut any = false;
         for i in 0..self.workers {
             let rx = Arc::clone(&rx);
             let work = move || {
@@ -177,14 +178,15 @@ impl ParsePool {
                 }
             };
             let spawned = std::thread::Builder::new().name(format!("aguify-parse-{i}"));
-            any |= spawned.spawn(work).is_ok();
+            // A thread that could not be spawned dropped its `work`, and its end of the queue.
+            let _ = spawned.spawn(work);
         }
-        self.jobs = any.then_some(tx);
+        self.jobs = Some(tx);
     }
 
     /// Sends a batch to be parsed. It is parsed here when it is the input's only batch (`last`
     /// and the first: no thread is started for it) or no worker could be started (they are
-    /// tried again with the next batch).
+    /// not tried again: every batch is then parsed here).
     pub fn submit(&mut self, batch: Lines, file: &Arc<str>, last: bool) {
         let bytes = batch.text.len();
         let (reply, result) = mpsc::sync_channel(1);
@@ -375,6 +377,40 @@ mod tests {
         let bigger = format!("{{\"a\":\"{}\"}}", "x".repeat(BYTES_OUT));
         send(&mut pool, &bigger);
         assert!(pool.full(), "a batch of BYTES_OUT is out alone");
+    }
+
+    /// A pool that could start no worker (a thread limit) is started once for the run: each
+    /// batch is parsed here, in order, and no worker is spawned later, when one could be.
+    #[test]
+    fn a_failed_start_is_not_tried_again() {
+        let file: Arc<str> = Arc::from("t");
+        // No worker to spawn leaves what a start of which every spawn failed does.
+        let mut pool = ParsePool {
+            workers: 0,
+            ..ParsePool::new(1)
+        };
+        let mut got = vec![];
+        for n in 1..=3 {
+            let mut b = Batch::default();
+            b.push(n, Ok(&format!("{{\"n\":{n}}}")));
+            pool.submit(b.take(), &file, false);
+            // Threads could be spawned from now on.
+            pool.workers = 1;
+            let frames = pool.next_batch().unwrap_or_default();
+            got.extend(
+                frames
+                    .iter()
+                    .map(|f| f.body.as_ref().map_or(0, |r| r.origin.line)),
+            );
+        }
+        assert_eq!(got, [1, 2, 3]);
+        let probe: Job = Box::new(|| {});
+        let sent = pool.jobs.as_ref().map(|queue| queue.send(probe).is_ok());
+        assert_eq!(
+            sent,
+            Some(false),
+            "started once, and no worker takes a batch"
+        );
     }
 
     /// Batches come back in order; bad and blank lines keep their frames.

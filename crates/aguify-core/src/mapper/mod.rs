@@ -228,11 +228,20 @@ impl Run {
     }
 }
 
-/// A reasoning span: its id, and the (message id, block) whose reasoning it shows (`None`: the
+/// A reasoning span: its id, and the message's block whose reasoning it shows (`None`: the
 /// `--tool-steps` narration).
 struct Span {
     id: String,
-    block: Option<(String, String)>,
+    block: Option<ReasoningBlock>,
+}
+
+/// A reasoning block of a message ([`ModelEvent::ReasoningDelta`]).
+#[derive(PartialEq)]
+struct ReasoningBlock {
+    /// The message it belongs to.
+    message_id: String,
+    /// Its block position or provider key within the message.
+    block: String,
 }
 
 #[derive(Default, Clone)]
@@ -371,7 +380,7 @@ impl Mapper {
                 message_id,
                 block,
                 text,
-            } => self.reasoning_text(Some((message_id, block)), text, out),
+            } => self.reasoning_text(Some(ReasoningBlock { message_id, block }), text, out),
             ModelEvent::ReasoningEncrypted {
                 message_id,
                 block,
@@ -475,8 +484,9 @@ impl Mapper {
         pick: impl Fn(Option<&str>, Option<&str>) -> bool,
         out: &mut Vec<Event>,
     ) {
-        let in_block = |sp: &Span, owner: Option<&str>| {
-            sp.block.as_ref().is_some_and(|(m, _)| pick(owner, Some(m)))
+        let in_block = |sp: &Span, owner: Option<&str>| match &sp.block {
+            Some(b) => pick(owner, Some(&b.message_id)),
+            None => false,
         };
         self.close_reasoning_where(in_block, out);
         let pick = |s: &subagent::Subagents, item: &str, m: Option<&str>| pick(s.owner_of(item), m);

@@ -4,13 +4,13 @@
 use super::*;
 
 impl Mapper {
-    /// Reasoning text `delta` of `block` (a message's (id, block); `None`: the `--tool-steps`
+    /// Reasoning text `delta` of `block` (a message's block; `None`: the `--tool-steps`
     /// narration), in the open span when it shows that block, else in a span opened for it
     /// under id `<message id>:reasoning:<block>` (`<run id>:tool-steps`), numbered when it was
     /// used before: REASONING_START + REASONING_MESSAGE_START, then the CONTENT.
     pub(super) fn reasoning_text(
         &mut self,
-        block: Option<(String, String)>,
+        block: Option<ReasoningBlock>,
         delta: String,
         out: &mut Vec<Event>,
     ) {
@@ -22,7 +22,7 @@ impl Mapper {
             // tool-step narration): the open one ends first.
             None => {
                 let base = match &block {
-                    Some((message_id, block)) => reasoning_id(message_id, block),
+                    Some(b) => reasoning_id(&b.message_id, &b.block),
                     None => format!("{}:tool-steps", self.last_run_id.as_deref().unwrap_or("")),
                 };
                 self.close_reasoning_where(|_, _| true, out);
@@ -65,7 +65,7 @@ impl Mapper {
 
     pub(super) fn close_reasoning_of(&mut self, message_id: &str, out: &mut Vec<Event>) {
         self.close_reasoning_where(
-            |s, _| s.block.as_ref().is_some_and(|(m, _)| m == message_id),
+            |s, _| s.block.as_ref().is_some_and(|b| b.message_id == message_id),
             out,
         );
     }
