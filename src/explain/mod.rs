@@ -18,9 +18,9 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::adapter::{self, json_text, Disposition, RecordKind};
+use crate::adapter::{self, json_text, RecordKind};
 use crate::agui::Event;
-use crate::input::{Origin, Record};
+use crate::input::{Disposition, Origin, Record};
 use crate::mapper::error_code;
 use crate::model::{ModelEvent, ToolResult};
 use crate::pipeline::Observer;
