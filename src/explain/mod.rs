@@ -24,8 +24,8 @@ use crate::input::{Disposition, Origin, Record};
 use crate::mapper::error_code;
 use crate::model::{ModelEvent, ToolResult};
 use crate::pipeline::Observer;
-use crate::text::{count, str_of};
-use crate::timeline::render::{cut, one_line};
+use crate::text::{count, cut, str_of};
+use crate::timeline::render::one_line;
 use crate::timeline::{in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 use crate::wire::v3::Data;
 
