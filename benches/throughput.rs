@@ -17,10 +17,9 @@ use std::io::{self, Write};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use aguify::adapter::Disposition;
 use aguify::agui::Event;
 use aguify::check::{Checker, Config};
-use aguify::input::{Origin, Record};
+use aguify::input::{Disposition, Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Input, Observer, Options};
 use aguify::sink::{self, FrameSink, Sink};

@@ -1,9 +1,10 @@
 //! Text from a log or a file name made safe for a terminal or a CI log: the one escaping
 //! function every text output uses ([`printable`]), and the other small helpers every feature
-//! may use, so that none imports another for one: a finding's [`Severity`], reading a JSON
-//! event's fields ([`list_of`], [`str_of`]), counted nouns ([`count`]), XML and HTML text
-//! ([`markup_escape`]), an OS error's text ([`os_text`]), and GitHub workflow command text ([`workflow_data`],
-//! [`workflow_property`]: check's and diff's `--format github`).
+//! may use, so that none imports another for one: a finding's [`Severity`], text cut to a
+//! width ([`cut`]), reading a JSON event's fields ([`list_of`], [`str_of`]), counted nouns
+//! ([`count`]), XML and HTML text ([`markup_escape`]), an OS error's text ([`os_text`]), and
+//! GitHub workflow command text ([`workflow_data`], [`workflow_property`]: check's and diff's
+//! `--format github`).
 //!
 //! A newline in a run id would start a forged `::error` workflow command in a CI log, `ESC ]0;…
 //! BEL` sets a terminal's title, a CR rewrites the line shown, a bidi override (U+202E) shows
@@ -15,6 +16,7 @@ use std::borrow::Cow;
 use std::fmt::Write;
 
 use serde_json::Value;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Whether `c` must be escaped: C0 and C1 controls and DEL, bidi embedding, override and
 /// isolate controls and marks, and the line and paragraph separators.
@@ -63,6 +65,25 @@ pub fn printable_cut(s: &str, max: usize) -> Cow<'_, str> {
             s.chars().count()
         )),
     }
+}
+
+/// Cuts `s` to `max` columns, ending with `…` when cut.
+pub fn cut(s: &str, max: usize) -> String {
+    if s.width() <= max {
+        return s.to_string();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    // Each character that leaves a column for the `…`.
+    let mut w = 0;
+    let keep = |c: &char| {
+        w += c.width().unwrap_or(0);
+        w < max
+    };
+    let mut out: String = s.chars().take_while(keep).collect();
+    out.push('…');
+    out
 }
 
 /// Writes `value` as compact JSON with every [`is_unsafe`] character in its strings written as

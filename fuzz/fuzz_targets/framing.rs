@@ -7,9 +7,7 @@ mod common;
 
 use std::sync::Arc;
 
-use aguify::adapter::Disposition;
-use aguify::input::{Framer, Framing};
-use aguify::pipeline::Options;
+use aguify::input::{Disposition, Framer, Framing};
 use libfuzzer_sys::fuzz_target;
 
 /// Each frame's kind, first line, line count and message (of a bad line).
@@ -20,13 +18,7 @@ fn frames(bytes: &[u8], ctl: u8, threads: usize) -> Vec<(char, u64, u64, String)
         2 => Some(Framing::Ndjson),
         _ => None,
     };
-    let opts = Options {
-        max_line_bytes: max,
-        parse_threads: threads,
-        framing,
-        ..Options::default()
-    };
-    let mut framer = Framer::new(bytes, Arc::from("fuzz"), &opts);
+    let mut framer = Framer::new(bytes, Arc::from("fuzz"), framing, max).with_parse_threads(threads);
     let mut out = vec![];
     loop {
         let frame = match framer.next_frame() {

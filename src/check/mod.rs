@@ -35,10 +35,10 @@ use std::borrow::Cow;
 use std::io;
 use std::sync::Arc;
 
-use crate::adapter::{classify, Disposition, Family};
+use crate::adapter::{classify, Family};
 use crate::agui::Event;
 use crate::error::{BadLine, Reason};
-use crate::input::{Framing, Origin, Record};
+use crate::input::{Disposition, Framing, Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::{self, Input, Observer, Options};
 

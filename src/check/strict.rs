@@ -189,7 +189,7 @@ impl Strict {
                 self.ended_tools.insert(h, ());
                 let valid = serde_json::from_str::<serde::de::IgnoredAny>(&args).is_ok();
                 if !args.trim().is_empty() && !valid {
-                    let args = crate::timeline::render::cut(&args, 61);
+                    let args = crate::text::cut(&args, 61);
                     let msg = format!("the arguments of tool call '{id}' are not valid JSON once concatenated: {args}");
                     ctx.report("AGX307", ids(), msg);
                 }

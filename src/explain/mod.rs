@@ -18,14 +18,14 @@ use std::io;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::adapter::{self, json_text, Disposition, RecordKind};
+use crate::adapter::{self, json_text, RecordKind};
 use crate::agui::Event;
-use crate::input::{Origin, Record};
+use crate::input::{Disposition, Origin, Record};
 use crate::mapper::error_code;
 use crate::model::{ModelEvent, ToolResult};
 use crate::pipeline::Observer;
-use crate::text::{count, str_of};
-use crate::timeline::render::{cut, one_line};
+use crate::text::{count, cut, str_of};
+use crate::timeline::render::one_line;
 use crate::timeline::{in_events, Entry, Kind, Line, Outcome, RunSummary, TimelineBuilder};
 use crate::wire::v3::Data;
 

@@ -5,8 +5,8 @@ use std::io::{self, Write};
 use owo_colors::{OwoColorize, Style};
 
 use super::{Explanation, Report};
-use crate::text::{count, printable};
-use crate::timeline::render::{cut, line_in, ms, one_line};
+use crate::text::{count, cut, printable};
+use crate::timeline::render::{line_in, ms, one_line};
 
 /// Writes the report as text. `color`: paint headings and the error.
 pub fn write_text(report: &Report, color: bool, w: &mut dyn Write) -> io::Result<()> {

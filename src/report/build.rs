@@ -12,8 +12,8 @@ use super::model::{Axis, Bar, Detail, FindingView, Item, Limits, Outcome, Report
 use super::text::{clipped, payload, pretty_value, Clipped};
 use super::ReportBuilder;
 use crate::check::{rules, Checker, Finding, Severity};
-use crate::text::{count, str_of};
-use crate::timeline::render::{self, ms, one_line};
+use crate::text::{count, cut, str_of};
+use crate::timeline::render::{ms, one_line};
 use crate::timeline::{self, Entry, Kind, Line, RunSummary, TimelineBuilder, ToolCall};
 
 /// Bytes of run detail (lanes, transcript, states) in a report: runs past it get a header
@@ -508,7 +508,7 @@ fn tool_item(item: &mut Item, t: &ToolCall, cx: &mut ItemCx<'_>) {
 /// name unless said otherwise.
 fn entry_bar(e: &Entry, run: &RunSummary, clock: &Clock, item: &Item, index: usize) -> Bar {
     let label = match &e.line {
-        Line::Text { text, .. } => render::cut(&one_line(text), 60),
+        Line::Text { text, .. } => cut(&one_line(text), 60),
         Line::Tool(t) => t.name.clone(),
         Line::Interrupt { reason, .. } => format!("interrupt: {reason}"),
         Line::BadLine { .. } => "bad line".into(),

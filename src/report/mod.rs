@@ -21,10 +21,9 @@ use std::sync::Arc;
 
 use crate::agui::Event;
 
-use crate::adapter::Disposition;
 use crate::check::{self, Checker};
 use crate::explain::Explainer;
-use crate::input::{Origin, Record};
+use crate::input::{Disposition, Origin, Record};
 use crate::model::ModelEvent;
 use crate::pipeline::Observer;
 

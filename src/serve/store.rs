@@ -8,8 +8,7 @@ use anyhow::{anyhow, bail};
 
 use super::stream::Frames;
 use crate::agui::{Event, EventType};
-use crate::convert::{Collect, Severity};
-use crate::pipeline::{self, Input, Options};
+use crate::pipeline::{self, Collect, Input, Options, Severity};
 
 /// One recorded run: its AG-UI events, from RUN_STARTED to its terminal.
 #[derive(Debug, Clone)]

@@ -23,10 +23,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::adapter::{json_text, Disposition, RecordKind};
+use crate::adapter::{json_text, RecordKind};
 use crate::agui::{Event, Role};
 use crate::check::Finding;
-use crate::input::{Origin, Record};
+use crate::input::{Disposition, Origin, Record};
 use crate::mapper::TOOL_OUTPUT_DELTA;
 use crate::pipeline::Observer;
 

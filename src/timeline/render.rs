@@ -7,12 +7,12 @@ use std::io::{self, Write};
 use std::sync::Arc;
 
 use owo_colors::{OwoColorize, Style};
-use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+use unicode_width::UnicodeWidthStr;
 
 use super::{Entry, Kind, Line, Outcome, RunSummary, ToolCall};
 use crate::check::Finding;
 use crate::input::Origin;
-use crate::text::{count, Severity};
+use crate::text::{count, cut, Severity};
 
 /// How a segment is painted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -439,25 +439,6 @@ pub fn one_line(s: &str) -> String {
 
 fn quote(s: &str) -> String {
     format!("\"{}\"", one_line(s))
-}
-
-/// Cuts `s` to `max` columns, ending with `…` when cut.
-pub fn cut(s: &str, max: usize) -> String {
-    if s.width() <= max {
-        return s.to_string();
-    }
-    if max == 0 {
-        return String::new();
-    }
-    // Each character that leaves a column for the `…`.
-    let mut w = 0;
-    let keep = |c: &char| {
-        w += c.width().unwrap_or(0);
-        w < max
-    };
-    let mut out: String = s.chars().take_while(keep).collect();
-    out.push('…');
-    out
 }
 
 /// Fits a line to `width`: the pieces give way class by class in [`Fit`]'s order, each from

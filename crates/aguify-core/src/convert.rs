@@ -6,9 +6,8 @@ use std::io::{self, BufRead, Read};
 use std::sync::Arc;
 
 use crate::agui::Event;
-use crate::error::{BadLine, Error};
-use crate::input::Origin;
-use crate::pipeline::{Conversion, FileRead, Observer, Options, Stats};
+use crate::error::Error;
+use crate::pipeline::{Collect, Conversion, FileRead, Options, Problem, Stats};
 
 /// Converts one LangGraph event log, fed in pieces, into AG-UI 1.0 [`Event`]s.
 ///
@@ -46,26 +45,6 @@ pub struct Converter {
     /// The input and the conversion; `None` once finished or stopped at an error.
     running: Option<(FileRead<Feed>, Conversion)>,
     collect: Collect,
-}
-
-/// A line that could not be converted, or one converted with something worth telling.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Problem {
-    /// Where: the input's name and the 1-based line.
-    pub origin: Origin,
-    /// Whether the line was left out ([`Severity::Bad`]) or converted ([`Severity::Warning`]).
-    pub severity: Severity,
-    /// What was wrong, in words.
-    pub message: String,
-}
-
-/// How bad a [`Problem`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    /// The line could not be read or understood; it added nothing to the output.
-    Bad,
-    /// The line was converted; something about it is still worth telling.
-    Warning,
 }
 
 impl Converter {
@@ -166,40 +145,10 @@ impl BufRead for Feed {
     }
 }
 
-/// What the conversion hands back: its events and problems, until taken.
-#[derive(Default)]
-pub struct Collect {
-    pub events: Vec<Event>,
-    pub problems: Vec<Problem>,
-}
-
-impl Observer for Collect {
-    fn bad_line(&mut self, origin: &Origin, message: &BadLine) {
-        self.problems.push(Problem {
-            origin: origin.clone(),
-            severity: Severity::Bad,
-            message: message.to_string(),
-        });
-    }
-
-    fn warning(&mut self, origin: &Origin, message: &str) {
-        self.problems.push(Problem {
-            origin: origin.clone(),
-            severity: Severity::Warning,
-            message: message.to_string(),
-        });
-    }
-
-    fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
-        self.events.push(ev.clone());
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pipeline::{convert_to_vec, Input};
+    use crate::pipeline::{convert_to_vec, Input, Severity};
 
     const LOG: &str = concat!(
         r#"{"event":"on_chain_start","name":"agent","run_id":"r1","data":{"input":{"messages":[{"type":"human","content":"hi"}]}},"metadata":{"thread_id":"t1"},"parent_ids":[]}"#,

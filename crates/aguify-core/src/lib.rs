@@ -100,11 +100,11 @@ pub use agui::{
     ErrorDetail, Event, EventType, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
     EVENT_TYPES,
 };
-pub use convert::{Converter, Problem, Severity};
+pub use convert::Converter;
 pub use error::Error;
 pub use input::Framing;
 pub use mapper::{Compat, MapOptions, Target, TextPolicy, ToolSteps};
-pub use pipeline::{Options, Seen, Stats, WrongForm};
+pub use pipeline::{Options, Problem, Seen, Severity, Stats, WrongForm};
 pub use sink::{Format, FrameSink, Sink};
 
 pub mod observe {
@@ -112,8 +112,8 @@ pub mod observe {
     //! in order to an [`Observer`], which sees each [`Record`] with its [`RecordKind`] and
     //! [`Disposition`], each model event, and each AG-UI event with the line it came from.
     //! The `aguify` binary's `convert`, `check`, `timeline` and `explain` are observers.
-    pub use crate::adapter::{classify, Disposition, RecordKind};
-    pub use crate::input::{detect_framing, Origin, Record, DEFAULT_MAX_LINE_BYTES};
+    pub use crate::adapter::{classify, RecordKind};
+    pub use crate::input::{detect_framing, Disposition, Origin, Record, DEFAULT_MAX_LINE_BYTES};
     pub use crate::model::{ErrorInfo, ModelEvent, ToolResult};
     pub use crate::pipeline::{convert_to_vec, run, Input, Observer, Opener};
 }

@@ -9,11 +9,12 @@ use serde_json::Value;
 
 use indexmap::IndexMap;
 
-use crate::adapter::{classify, Disposition, Family, Router};
+use crate::adapter::{classify, Family, Router};
 use crate::agui::Event;
 use crate::error::{BadLine, Error, Reason};
 use crate::input::{
-    line_hash, Frame, Framer, Framing, IdleHint, Origin, Record, DEFAULT_MAX_LINE_BYTES,
+    line_hash, Disposition, Frame, Framer, Framing, IdleHint, Origin, Record,
+    DEFAULT_MAX_LINE_BYTES,
 };
 use crate::mapper::{MapOptions, Mapper};
 use crate::model::ModelEvent;
@@ -203,6 +204,56 @@ pub trait Observer {
     }
 }
 
+/// A line that could not be converted, or one converted with something worth telling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    /// Where: the input's name and the 1-based line.
+    pub origin: Origin,
+    /// Whether the line was left out ([`Severity::Bad`]) or converted ([`Severity::Warning`]).
+    pub severity: Severity,
+    /// What was wrong, in words.
+    pub message: String,
+}
+
+/// How bad a [`Problem`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The line could not be read or understood; it added nothing to the output.
+    Bad,
+    /// The line was converted; something about it is still worth telling.
+    Warning,
+}
+
+/// What the conversion hands back: its events and problems, until taken.
+#[derive(Default)]
+pub struct Collect {
+    pub events: Vec<Event>,
+    pub problems: Vec<Problem>,
+}
+
+impl Observer for Collect {
+    fn bad_line(&mut self, origin: &Origin, message: &BadLine) {
+        self.problems.push(Problem {
+            origin: origin.clone(),
+            severity: Severity::Bad,
+            message: message.to_string(),
+        });
+    }
+
+    fn warning(&mut self, origin: &Origin, message: &str) {
+        self.problems.push(Problem {
+            origin: origin.clone(),
+            severity: Severity::Warning,
+            message: message.to_string(),
+        });
+    }
+
+    fn event(&mut self, ev: &Event, _origin: &Origin) -> io::Result<()> {
+        self.events.push(ev.clone());
+        Ok(())
+    }
+}
+
 /// The warning for a file's first timestamp that a client cannot hold (`what` it is).
 pub const TIMESTAMP_WARNING: &str = "v3 `timestamp` is";
 
@@ -235,7 +286,8 @@ impl<R: BufRead> FileRead<R> {
     /// The file `name` of the bytes `reader` gives, framed as `opts` asks.
     pub(crate) fn new(name: Arc<str>, rereadable: bool, reader: R, opts: &Options) -> Self {
         FileRead {
-            framer: Framer::new(reader, name, opts),
+            framer: Framer::new(reader, name, opts.framing, opts.max_line_bytes)
+                .with_parse_threads(opts.parse_threads),
             rereadable,
             router: Router::new(opts.from),
             bad_timestamp_told: false,
@@ -424,7 +476,7 @@ const REREAD_BYTES: usize = 1 << 20;
 
 /// Converts in-memory inputs to AG-UI events (for tests, the server and benchmarks).
 pub fn convert_to_vec(inputs: Vec<Input>, opts: &Options) -> Result<(Vec<Value>, Stats), Error> {
-    let mut c = crate::convert::Collect::default();
+    let mut c = Collect::default();
     let stats = run(inputs, opts, &mut c)?;
     let events = c.events.iter().map(|e| e.to_value().into_owned()).collect();
     Ok((events, stats))

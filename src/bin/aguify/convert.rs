@@ -4,12 +4,11 @@ use std::collections::HashSet;
 use std::io::{self, IsTerminal, Write};
 use std::sync::Arc;
 
-use aguify::adapter::Disposition;
 use aguify::agui::Event;
 use aguify::check::report::text::{finding_text, printable};
 use aguify::check::report::{more_line, summary_line};
 use aguify::check::Checker;
-use aguify::input::{Origin, Record};
+use aguify::input::{Disposition, Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer, Stats};
 use aguify::replay::Pacer;

@@ -4,11 +4,10 @@ use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use aguify::adapter::Disposition;
 use aguify::agui::Event;
 use aguify::check::{self, report::more_line, Checker, Finding};
 use aguify::explain::V3View;
-use aguify::input::{Origin, Record};
+use aguify::input::{Disposition, Origin, Record};
 use aguify::model::ModelEvent;
 use aguify::pipeline::{self, Observer};
 use aguify::timeline::render::{RenderOptions, Renderer};

@@ -17,31 +17,13 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::error::{BadLine, Reason};
-use crate::input::Record;
+use crate::input::{Disposition, Record};
 use crate::model::{ErrorInfo, InterruptInfo, ModelEvent, Snapshot, ToolResult, Usage};
 use crate::payload::Payload;
 
 pub use v2::V2Adapter;
 pub use v3::V3Adapter;
 pub use v3::IDLESS_TOOLS_WARNING;
-
-/// What became of one input record.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Disposition {
-    /// It produced model events or state the mapping relies on.
-    Mapped,
-    /// It carries nothing for AG-UI; the reason says why (shown by `--stats`).
-    Ignored(&'static str),
-    /// It could not be understood; why, by type and in words (what was expected).
-    Bad(BadLine),
-}
-
-impl Disposition {
-    /// A record that could not be understood, for `why`.
-    pub(crate) fn bad(why: impl Into<BadLine>) -> Self {
-        Disposition::Bad(why.into())
-    }
-}
 
 /// The input family a file is in, as chosen by `--from` or detected.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -16,7 +16,6 @@ use std::sync::Arc;
 
 use serde_json::Value;
 
-use crate::adapter::Disposition;
 use crate::error::{BadLine, Reason};
 pub use crate::wire::json_kind;
 pub use lines::{IdleHint, Readiness, DEFAULT_MAX_LINE_BYTES};
@@ -161,6 +160,24 @@ pub struct Frame {
     pub body: Result<Box<Record>, Disposition>,
 }
 
+/// What became of one input record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Disposition {
+    /// It produced model events or state the mapping relies on.
+    Mapped,
+    /// It carries nothing for AG-UI; the reason says why (shown by `--stats`).
+    Ignored(&'static str),
+    /// It could not be understood; why, by type and in words (what was expected).
+    Bad(BadLine),
+}
+
+impl Disposition {
+    /// A record that could not be understood, for `why`.
+    pub(crate) fn bad(why: impl Into<BadLine>) -> Self {
+        Disposition::Bad(why.into())
+    }
+}
+
 /// Which framing a file uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Framing {
@@ -191,22 +208,27 @@ pub struct Framer<R: BufRead> {
 }
 
 impl<R: BufRead> Framer<R> {
-    /// The framer of `file`, read from `reader`, in `opts.framing` (`None`: detected), lines
-    /// over `opts.max_line_bytes` skipped. With `opts.parse_threads` over 1, NDJSON lines are
-    /// parsed on `threads - 1` worker threads, frames still in input order ([`parallel`]).
-    pub fn new(reader: R, file: Arc<str>, opts: &crate::pipeline::Options) -> Self {
-        let (max, threads) = (opts.max_line_bytes, opts.parse_threads);
+    /// The framer of `file`, read from `reader`, in `framing` (`None`: detected), lines over
+    /// `max` bytes skipped; its lines parsed on this thread.
+    pub fn new(reader: R, file: Arc<str>, framing: Option<Framing>, max: usize) -> Self {
         Framer {
             lines: LineReader::new(reader, max),
             file,
-            framing: opts.framing,
+            framing,
             sse: SseFramer::new(max),
             ready: VecDeque::new(),
-            pool: (threads > 1).then(|| parallel::ParsePool::new(threads - 1)),
+            pool: None,
             batch: parallel::Batch::default(),
             done: false,
             idle: false,
         }
+    }
+
+    /// This framer with `threads` over 1: NDJSON lines parsed on `threads - 1` worker threads,
+    /// frames still in input order ([`parallel`]).
+    pub fn with_parse_threads(mut self, threads: usize) -> Self {
+        self.pool = (threads > 1).then(|| parallel::ParsePool::new(threads - 1));
+        self
     }
 
     /// Hands back a record the caller is done with: with parse threads it is dropped on one

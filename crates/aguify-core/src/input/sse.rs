@@ -8,8 +8,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use super::{parse_json, Frame, Origin, Record};
-use crate::adapter::Disposition;
+use super::{parse_json, Disposition, Frame, Origin, Record};
 use crate::error::{BadLine, Reason};
 
 #[derive(Default)]

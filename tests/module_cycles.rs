@@ -1,0 +1,104 @@
+//! No import cycles between top-level modules (issue 36 item 5): the folders follow the data
+//! flow, a lower module never naming a higher one. A two-module cycle is a file under top-level
+//! module A naming `crate::B…` (or, in a top-level file, `super::B`) outside comments and
+//! `#[cfg(test)] mod tests`, and a file under B naming A; each crate's are listed here, with
+//! one `file:line` for each direction.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// For each top-level module, each module it names and the first `file:line` naming it.
+type Edges = BTreeMap<String, BTreeMap<String, String>>;
+
+/// The `.rs` files under `dir`, `skip` (another crate's folder) left out.
+fn sources(dir: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() && Some(path.as_path()) != skip {
+            sources(&path, skip, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The identifiers that follow `prefix` in `code` (`prefix` not inside a longer word when
+/// `word` is set).
+fn named<'a>(code: &'a str, prefix: &str, word: bool) -> Vec<&'a str> {
+    let mut names = vec![];
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if word && before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[at + prefix.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        names.push(&rest[..end]);
+    }
+    names
+}
+
+/// What each top-level module of the crate at `root` (under `dir`) names of the others.
+fn edges(dir: &Path, root: &str, skip: Option<&Path>) -> Edges {
+    let (mut files, mut edges) = (vec![], Edges::new());
+    sources(&dir.join(root), skip, &mut files);
+    for file in files {
+        let rel = file.strip_prefix(dir.join(root)).unwrap();
+        let top = rel.iter().next().unwrap().to_string_lossy();
+        let top = top.trim_end_matches(".rs");
+        let text = fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let next = lines.get(i + 1).map_or("", |l| l.trim());
+            if line.trim() == "#[cfg(test)]" && next.starts_with("mod tests") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            let mut names = named(code, "crate::", false);
+            names.extend(named(code, "super::super::", false));
+            if rel.components().count() == 1 {
+                names.extend(named(code, "super::", true));
+            }
+            let at = || format!("{}:{}", file.strip_prefix(dir).unwrap().display(), i + 1);
+            let named: &mut BTreeMap<_, _> = edges.entry(top.to_string()).or_default();
+            for name in names.into_iter().filter(|n| *n != top) {
+                named.entry(name.to_string()).or_insert_with(at);
+            }
+        }
+    }
+    edges.retain(|module, _| !["lib", "main", "mod"].contains(&module.as_str()));
+    edges
+}
+
+#[test]
+#[ignore = "until s63-cycles-types is merged"]
+fn no_two_module_cycles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crates = [
+        edges(dir, "crates/aguify-core/src", None),
+        edges(dir, "src", Some(&dir.join("src/bin"))),
+        edges(dir, "src/bin/aguify", None),
+    ];
+    let mut cycles = vec![];
+    for edges in &crates {
+        for (a, names) in edges {
+            for (b, at) in names.iter().filter(|(b, _)| a < *b) {
+                if let Some(back) = edges.get(b).and_then(|names| names.get(a)) {
+                    cycles.push(format!("{a} ↔ {b}: {at} names {b}; {back} names {a}"));
+                }
+            }
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "two-module cycles:\n{}",
+        cycles.join("\n")
+    );
+}
