@@ -1,6 +1,7 @@
 //! No import cycles between top-level modules (issue 36 item 5): the folders follow the data
 //! flow, a lower module never naming a higher one. A two-module cycle is a file under top-level
-//! module A naming `crate::B…` (or, in a top-level file, `super::B`) outside comments and
+//! module A naming `crate::B…` (also in a `crate::{B, …}` group, or, in a top-level file,
+//! `super::B`) outside comments and
 //! `#[cfg(test)] mod tests`, and a file under B naming A; each crate's are listed here, with
 //! one `file:line` for each direction.
 
@@ -45,6 +46,38 @@ fn named<'a>(code: &'a str, prefix: &str, word: bool) -> Vec<&'a str> {
     names
 }
 
+/// The modules a `crate::{a, b::c, …}` group opening on `lines[0]` names (it may go on over
+/// the next lines): the first name of each item at the group's top level.
+fn grouped<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+    let (mut names, mut depth, mut item_start) = (vec![], 0, false);
+    for line in lines {
+        let code = line.split("//").next().unwrap_or("");
+        let code = match code.find("crate::{").filter(|_| depth == 0) {
+            Some(at) => &code[at + "crate::".len()..],
+            None => code,
+        };
+        for (at, c) in code.char_indices() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    item_start = depth == 1;
+                }
+                '}' if depth == 1 => return names,
+                '}' => depth -= 1,
+                ',' if depth == 1 => item_start = true,
+                c if item_start && (c.is_alphanumeric() || c == '_') => {
+                    let rest = &code[at..];
+                    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'));
+                    names.push(&rest[..end.unwrap_or(rest.len())]);
+                    item_start = false;
+                }
+                _ => {}
+            }
+        }
+    }
+    names
+}
+
 /// What each top-level module of the crate at `root` (under `dir`) names of the others.
 fn edges(dir: &Path, root: &str, skip: Option<&Path>) -> Edges {
     let (mut files, mut edges) = (vec![], Edges::new());
@@ -62,6 +95,9 @@ fn edges(dir: &Path, root: &str, skip: Option<&Path>) -> Edges {
             }
             let code = line.split("//").next().unwrap_or("");
             let mut names = named(code, "crate::", false);
+            if code.contains("crate::{") {
+                names.extend(grouped(&lines[i..]));
+            }
             names.extend(named(code, "super::super::", false));
             if rel.components().count() == 1 {
                 names.extend(named(code, "super::", true));
