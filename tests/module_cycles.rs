@@ -1,9 +1,8 @@
 //! No import cycles between top-level modules (issue 36 item 5): the folders follow the data
 //! flow, a lower module never naming a higher one. A two-module cycle is a file under top-level
 //! module A naming `crate::B…` (also in a `crate::{B, …}` group, or, in a top-level file,
-//! `super::B`) outside comments and
-//! `#[cfg(test)] mod tests`, and a file under B naming A; each crate's are listed here, with
-//! one `file:line` for each direction.
+//! `super::B`) outside comments and `#[cfg(test)] mod tests`, and a file under B naming A; each
+//! crate's are listed here, with one `file:line` for each direction.
 
 use std::collections::BTreeMap;
 use std::fs;
