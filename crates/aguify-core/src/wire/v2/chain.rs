@@ -3,7 +3,6 @@
 //! [`Keys`], [`Flat`]).
 
 use super::*;
-use crate::adapter::content::ToolChunk;
 
 /// A chain event's `data` keys, raw (and a tool's or a model end's, and a model's stream
 /// chunk read again: [`MessageChunk::in_line`]).
