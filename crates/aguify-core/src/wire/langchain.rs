@@ -8,11 +8,10 @@ use crate::agui::{Item, Role, ToolCall, ToolContent};
 use crate::json::Field;
 use std::borrow::Cow;
 
-use serde::de::{self, MapAccess};
 use serde_json::{json, Map, Value};
 
 use super::pyrepr;
-use crate::payload::{Encode, Key};
+use crate::payload::{constructor_type, lc_class_of};
 
 /// [`normalize_cow`] of a value the caller owns: normalised where it lies, an lc
 /// constructor's kwargs taken over rather than copied key by key.
@@ -45,8 +44,8 @@ fn may_change(v: &Value) -> bool {
 }
 
 /// The tree normaliser. A state's messages are normalised as their text is written instead
-/// ([`write_lc`]); both flatten a constructor by
-/// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
+/// (`payload::write_lc`); both flatten a constructor under the head its class gives
+/// ([`constructor_type`]). (Writing a tree through the text normaliser cost
 /// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
 fn normalize_in_place(v: &mut Value) {
     match v {
@@ -109,70 +108,9 @@ fn constructor_head(m: &Map<String, Value>) -> Option<(&'static str, &str)> {
     Some(head.map_or(("__type__", class), |t| ("type", t)))
 }
 
-/// The text normaliser's LangChain objects (`payload::encode(text, true, …)`: a JSON text's
-/// value normalised as compact text, as the sinks write it, read without a tree; `None` when
-/// its tree must tell): the rest of an object after its `lc` key, a message constructor in
-/// LangChain's key order (`lc`, `type`, `id`, `kwargs`), written as its kwargs after the head
-/// its class gives, as they are read, numbers as JavaScript writes them. It declines any
-/// other lc object (its tree is normalised instead).
-pub(crate) fn write_lc<'de, A: MapAccess<'de>>(
-    enc: Encode<'_>,
-    mut map: A,
-) -> Result<(), A::Error> {
-    let decline = || de::Error::custom("an lc object read from its tree");
-    let lc: Value = map.next_value()?;
-    let mut next = |key: &str| -> Result<Value, A::Error> {
-        if map.next_key_seed(Key)?.as_deref() != Some(key) {
-            return Err(decline());
-        }
-        map.next_value()
-    };
-    if lc != 1 || next("type")? != "constructor" {
-        return Err(decline());
-    }
-    let id = next("id")?;
-    let class = lc_class_of(&id).ok_or_else(decline)?;
-    // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
-    if class.strip_suffix("Chunk").unwrap_or(class) == "ChatMessage" {
-        return Err(decline());
-    }
-    let head = constructor_type(class, None).map_or(("__type__", class), |t| ("type", t));
-    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
-        return Err(decline());
-    }
-    map.next_value_seed(Encode {
-        head: Some(head),
-        ..enc
-    })?;
-    match map.next_key_seed(Key)? {
-        Some(_) => Err(decline()),
-        None => Ok(()),
-    }
-}
-
 /// Whether an object has an `lc` / `__lc_escaped__` key.
 fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
     (m.field("lc").is_some(), m.field("__lc_escaped__").is_some())
-}
-
-/// The class an lc object's `id` names (`["langgraph","types","Interrupt"]` → `Interrupt`).
-pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
-    id.as_array()?.last()?.as_str()
-}
-
-/// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
-/// gets `__type__`, and its kwargs' own `type` is dropped).
-pub fn constructor_type<'a>(class: &str, role: Option<&'a str>) -> Option<&'a str> {
-    Some(match class.strip_suffix("Chunk").unwrap_or(class) {
-        "HumanMessage" => "human",
-        "AIMessage" => "ai",
-        "ToolMessage" => "tool",
-        "SystemMessage" => "system",
-        "FunctionMessage" => "function",
-        "RemoveMessage" => "remove",
-        "ChatMessage" => role.unwrap_or("chat"),
-        _ => return None,
-    })
 }
 
 /// The normalized role of a flat message: `human`, `ai`, `tool`, `system` (JS `role` dicts too).

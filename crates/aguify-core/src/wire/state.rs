@@ -105,7 +105,7 @@ impl SharedJson {
     }
 
     /// A message of a state's list, as its JSON text: normalised as it is read, or through
-    /// its tree when the text has what only the tree tells (`langchain::write_lc`).
+    /// its tree when the text has what only the tree tells (`payload::write_lc`).
     pub fn read(text: &str) -> Self {
         let mut noted = crate::payload::Noted {
             keys: Head::KEYS,

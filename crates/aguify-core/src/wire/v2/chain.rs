@@ -195,7 +195,7 @@ impl<'a> Keys<'a> {
                     return None;
                 }
                 let role = text_of(kwargs.role.0);
-                let head = lc::constructor_type(&class, role.as_deref());
+                let head = crate::payload::constructor_type(&class, role.as_deref());
                 let type_text = head.map(|t| Cow::Owned(t.to_string()));
                 Some(Flat {
                     keys: *kwargs,
