@@ -83,27 +83,6 @@ impl MessageRef<'_> {
             MessageRef::Shared(m) => m.tool_call().map(Cow::Borrowed),
         }
     }
-
-    /// Its AG-UI form as item `i` of its list (`msg-<i>` when it has no id).
-    pub fn to_agui(self, i: usize) -> Option<crate::agui::Item> {
-        match self {
-            MessageRef::Value(v) => lc::to_agui_list_item(v, i),
-            MessageRef::Shared(m) => m.to_agui(i),
-        }
-    }
-
-    /// The result this tool message (item `i` of its list) holds, converted, answering
-    /// `tool_call_id` (a state's, when the log streams no `tools` event for it).
-    pub(crate) fn tool_result(self, i: usize, tool_call_id: String) -> Option<ToolResult> {
-        let m = self.to_agui(i)?;
-        Some(ToolResult {
-            content: (m.content).unwrap_or(crate::agui::ToolContent::Text(String::new())),
-            message_id: Some(m.id),
-            error: m.error.is_some(),
-            tool_call_id,
-            name: None,
-        })
-    }
 }
 
 /// A state, as [`ModelEvent::State`] and a `STATE_SNAPSHOT` hold it: a tree, or as a parse
@@ -169,11 +148,55 @@ pub struct ToolResult {
     /// The tool's name, when the log has it here.
     pub name: Option<String>,
     /// The result's content in its AG-UI form (text, or content parts holding media).
-    pub content: crate::agui::ToolContent,
+    pub content: ToolContent,
     /// The id of the `ToolMessage` holding the result, when known.
     pub message_id: Option<String>,
     /// The tool raised and the error became its result (a handled tool error).
     pub error: bool,
+}
+
+/// A tool result's `content` (`TOOL_CALL_RESULT`, a tool message): text, or content parts
+/// (a result holding media, or a capture's).
+/// Defined here, where [`ToolResult`] holds it; `agui` re-exports it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ToolContent {
+    /// The result as text.
+    Text(String),
+    /// The result as content parts.
+    Parts(Vec<Value>),
+}
+
+impl ToolContent {
+    /// The text, when the content is one.
+    pub fn text(&self) -> Option<&str> {
+        match self {
+            ToolContent::Text(s) => Some(s),
+            ToolContent::Parts(_) => None,
+        }
+    }
+
+    /// The content as text: the text, or the text parts' texts (the parts as JSON when they
+    /// have none).
+    pub fn into_text(self) -> String {
+        match self {
+            ToolContent::Text(s) => s,
+            ToolContent::Parts(p) => lc::tool_content_text(&Value::Array(p)),
+        }
+    }
+
+    /// What a reader is shown: the text, or the parts' texts with `[image]` (`[audio]`, …)
+    /// for each media part.
+    pub fn shown(&self) -> String {
+        let part = |p: &Value| match p.field_str("text") {
+            Some(t) => t.to_string(),
+            None => format!("[{}]", p.field_str("type").unwrap_or("part")),
+        };
+        match self {
+            ToolContent::Text(s) => s.clone(),
+            ToolContent::Parts(parts) => parts.iter().map(part).collect(),
+        }
+    }
 }
 
 /// The internal event model: what every adapter makes of its input family, and what the

@@ -101,7 +101,7 @@ impl Serialize for Payload {
 
 /// The compact text of a JSON text's tree, written without the tree: as `serde_json::to_string`
 /// writes it, or with `normalise`, as its normalised tree writes it (LangChain objects as
-/// `wire::langchain::write_lc` writes them, numbers as JavaScript writes them). `None` for a
+/// [`write_lc`] writes them, numbers as JavaScript writes them). `None` for a
 /// text it declines (a repeated key, an LangChain object the normaliser declines): its tree
 /// tells. With `noted`, it notes where the written values of some keys of the top object are.
 pub(crate) fn encode(text: &str, normalise: bool, noted: Option<&mut Noted>) -> Option<String> {
@@ -165,7 +165,7 @@ impl Seen {
 pub(crate) struct Encode<'a> {
     pub out: &'a mut Vec<u8>,
     /// LangChain objects normalised (an object whose first key is `lc` written by
-    /// `wire::langchain::write_lc`, any other declined: its tree tells), numbers as
+    /// [`write_lc`], any other declined: its tree tells), numbers as
     /// JavaScript writes them; else LangChain objects are written as any object.
     pub normalise: bool,
     pub head: Option<(&'static str, &'a str)>,
@@ -280,7 +280,7 @@ impl<'de> Visitor<'de> for Encode<'_> {
         };
         let mut key = map.next_key_seed(Key)?;
         if self.normalise && self.head.is_none() && key.as_deref() == Some("lc") {
-            return crate::wire::langchain::write_lc(self, map);
+            return write_lc(self, map);
         }
         self.out.push(b'{');
         let head = self.head.take();
@@ -323,6 +323,66 @@ impl<'de> Visitor<'de> for Encode<'_> {
         self.out.push(b'}');
         Ok(())
     }
+}
+
+/// The text normaliser's LangChain objects ([`encode`] with `normalise`: a JSON text's value
+/// normalised as compact text, as the sinks write it, read without a tree; `None` when its
+/// tree must tell): the rest of an object after its `lc` key, a message constructor in
+/// LangChain's key order (`lc`, `type`, `id`, `kwargs`), written as its kwargs after the head
+/// its class gives, as they are read, numbers as JavaScript writes them. It declines any
+/// other lc object (its tree is normalised instead). Here, with the class table it reads
+/// ([`constructor_type`]), below `wire`: the encoder calls no higher layer, and the tree
+/// normaliser (`wire::langchain`) reads the same table.
+fn write_lc<'de, A: MapAccess<'de>>(enc: Encode<'_>, mut map: A) -> Result<(), A::Error> {
+    let decline = || de::Error::custom("an lc object read from its tree");
+    let lc: Value = map.next_value()?;
+    let mut next = |key: &str| -> Result<Value, A::Error> {
+        if map.next_key_seed(Key)?.as_deref() != Some(key) {
+            return Err(decline());
+        }
+        map.next_value()
+    };
+    if lc != 1 || next("type")? != "constructor" {
+        return Err(decline());
+    }
+    let id = next("id")?;
+    let class = lc_class_of(&id).ok_or_else(decline)?;
+    // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
+    if class.strip_suffix("Chunk").unwrap_or(class) == "ChatMessage" {
+        return Err(decline());
+    }
+    let head = constructor_type(class, None).map_or(("__type__", class), |t| ("type", t));
+    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
+        return Err(decline());
+    }
+    map.next_value_seed(Encode {
+        head: Some(head),
+        ..enc
+    })?;
+    match map.next_key_seed(Key)? {
+        Some(_) => Err(decline()),
+        None => Ok(()),
+    }
+}
+
+/// The class an lc object's `id` names (`["langgraph","types","Interrupt"]` → `Interrupt`).
+pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
+    id.as_array()?.last()?.as_str()
+}
+
+/// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
+/// gets `__type__`, and its kwargs' own `type` is dropped).
+pub fn constructor_type<'a>(class: &str, role: Option<&'a str>) -> Option<&'a str> {
+    Some(match class.strip_suffix("Chunk").unwrap_or(class) {
+        "HumanMessage" => "human",
+        "AIMessage" => "ai",
+        "ToolMessage" => "tool",
+        "SystemMessage" => "system",
+        "FunctionMessage" => "function",
+        "RemoveMessage" => "remove",
+        "ChatMessage" => role.unwrap_or("chat"),
+        _ => return None,
+    })
 }
 
 /// A string, borrowed from the text when it has no escapes.

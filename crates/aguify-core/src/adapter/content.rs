@@ -15,8 +15,7 @@
 //! A reasoning summary of several parts is one reasoning span per part ([`block_events`]).
 
 use crate::json::Field;
-use crate::wire::Text;
-use serde::Deserialize;
+use crate::wire::v2::ToolChunk;
 use serde_json::Value;
 
 use crate::model::{ModelEvent, Usage};
@@ -113,26 +112,6 @@ fn summary_parts(summary: Option<&Value>) -> Vec<(usize, &str)> {
 pub fn reasoning<'a>(text: &'a str, signature: Option<&'a str>) -> Block<'a> {
     let parts = Vec::from_iter((!text.is_empty()).then_some((0, text)));
     Block::Reasoning { parts, signature }
-}
-
-/// A `tool_call_chunks` entry as it is read: its id, name and args when strings, its index
-/// unless null. A v2 stream's chunk reads it typed, without a tree.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(default)]
-pub struct ToolChunk {
-    pub(crate) id: Text,
-    pub(crate) index: Option<Value>,
-    pub(crate) name: Text,
-    pub(crate) args: Text,
-}
-
-impl ToolChunk {
-    /// The entries of a `tool_call_chunks` list (a JSON text's or a tree's); `None`: no list,
-    /// or a key repeats.
-    pub fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Option<Vec<ToolChunk>> {
-        let list = Vec::<crate::wire::Object<ToolChunk>>::deserialize(d).ok()?;
-        Some(list.into_iter().map(|c| c.0.unwrap_or_default()).collect())
-    }
 }
 
 /// Model events for one flat (normalized) AI message chunk.

@@ -258,7 +258,7 @@ pub(crate) fn tool_end(tool_call_id: String, name: Option<String>, output: &Valu
     ModelEvent::ToolEnd(ToolResult {
         tool_call_id,
         name,
-        content: lc::tool_content(match output.field("content") {
+        content: crate::agui::tool_content(match output.field("content") {
             c if is_msg => c.unwrap_or(&Value::Null),
             _ => output,
         }),
@@ -343,8 +343,8 @@ pub fn run_start(thread_id: Option<String>, run_id: Option<String>, input: &Valu
     let input = lc::normalize_cow(input);
     let message = lc::is_message(&input);
     let messages = match input.field("messages").and_then(Value::as_array) {
-        Some(list) => lc::to_agui_messages(list),
-        None if message => lc::to_agui_messages(std::slice::from_ref(&*input)),
+        Some(list) => crate::agui::to_agui_messages(list),
+        None if message => crate::agui::to_agui_messages(std::slice::from_ref(&*input)),
         None => vec![],
     };
     // Each item dropped as soon as it is a tree: a long message is held once, not twice.

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use super::Message;
 use crate::json::Field;
-pub use crate::model::Snapshot;
+pub use crate::model::{Snapshot, ToolContent};
 use crate::payload::Payload;
 
 /// An event's `timestamp` (ms since the epoch), left out when absent.
@@ -393,49 +393,6 @@ impl Role {
 
     fn reasoning() -> Role {
         Role::Reasoning
-    }
-}
-
-/// A tool result's `content` (`TOOL_CALL_RESULT`, a tool message): text, or content parts
-/// (a result holding media, or a capture's).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum ToolContent {
-    /// The result as text.
-    Text(String),
-    /// The result as content parts.
-    Parts(Vec<Value>),
-}
-
-impl ToolContent {
-    /// The text, when the content is one.
-    pub fn text(&self) -> Option<&str> {
-        match self {
-            ToolContent::Text(s) => Some(s),
-            ToolContent::Parts(_) => None,
-        }
-    }
-
-    /// The content as text: the text, or the text parts' texts (the parts as JSON when they
-    /// have none).
-    pub fn into_text(self) -> String {
-        match self {
-            ToolContent::Text(s) => s,
-            ToolContent::Parts(p) => crate::wire::langchain::tool_content_text(&Value::Array(p)),
-        }
-    }
-
-    /// What a reader is shown: the text, or the parts' texts with `[image]` (`[audio]`, …)
-    /// for each media part.
-    pub fn shown(&self) -> String {
-        let part = |p: &Value| match p.field_str("text") {
-            Some(t) => t.to_string(),
-            None => format!("[{}]", p.field_str("type").unwrap_or("part")),
-        };
-        match self {
-            ToolContent::Text(s) => s.clone(),
-            ToolContent::Parts(parts) => parts.iter().map(part).collect(),
-        }
     }
 }
 

@@ -120,7 +120,7 @@ impl Mapper {
     /// Tool results only the state shows (Python v3 has no `tools` events outside create_agent):
     /// a tool message of a list the log shows (`msgs`) answers a call of
     /// this run that has no result yet. Only those tool messages are converted (as
-    /// [`lc::to_agui_messages`] would, at their place in the list).
+    /// [`crate::agui::to_agui_messages`] would, at their place in the list).
     fn results_from_state(&mut self, msgs: &[MessageRef<'_>], out: &mut Vec<Event>) {
         for (i, m) in msgs.iter().enumerate() {
             let call = m.tool_call().filter(|c| self.unanswered(c));

@@ -8,9 +8,8 @@
 
 use std::sync::Arc;
 
-use crate::agui::{Item, Snapshot};
+use crate::agui::{to_agui_messages, Item, Snapshot};
 use crate::model::SharedJson;
-use crate::wire::langchain as lc;
 use serde_json::Value;
 
 /// Items of messages whose text is this long or longer are not kept ([`Converted`]).
@@ -34,7 +33,7 @@ impl Converted {
         let state = match state {
             Snapshot::Value(state) => {
                 let list = state.get("messages").and_then(Value::as_array);
-                return list.map(|l| lc::to_agui_messages(l));
+                return list.map(|l| to_agui_messages(l));
             }
             Snapshot::Encoded(state) => state,
         };
@@ -171,7 +170,9 @@ pub(super) mod tests {
             ],
         );
         // The results the states answer, each once, in list order, as the AG-UI list says.
-        let agui = lc::tests::agui_values(&last);
+        let agui: Vec<Value> = (crate::agui::to_agui_messages(&last).iter())
+            .map(crate::agui::Item::to_value)
+            .collect();
         let results: Vec<(&Value, &Value, &Value)> = of_type(&events, "TOOL_CALL_RESULT")
             .into_iter()
             .map(|e| (&e["toolCallId"], &e["messageId"], &e["content"]))

@@ -1,18 +1,17 @@
-//! LangChain message shapes → one flat form, and flat messages → AG-UI messages.
+//! LangChain message shapes → one flat form, and what an AG-UI message is made of ([`Fields`];
+//! `agui::message` makes the messages).
 //!
 //! Messages arrive as API-server flat dicts (`{"type":"ai",…}`), langchain `dumpd` constructors
 //! (`{"lc":1,"type":"constructor","id":[…,"AIMessage"],"kwargs":{…}}`, Python and JS) or JS
 //! dict messages with `role`. Everything downstream reads the flat form produced here.
 
-use crate::agui::{Item, Role, ToolCall, ToolContent};
 use crate::json::Field;
 use std::borrow::Cow;
 
-use serde::de::{self, MapAccess};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use super::pyrepr;
-use crate::payload::{Encode, Key};
+use crate::payload::{constructor_type, lc_class_of};
 
 /// [`normalize_cow`] of a value the caller owns: normalised where it lies, an lc
 /// constructor's kwargs taken over rather than copied key by key.
@@ -45,8 +44,8 @@ fn may_change(v: &Value) -> bool {
 }
 
 /// The tree normaliser. A state's messages are normalised as their text is written instead
-/// ([`write_lc`]); both flatten a constructor by
-/// [`constructor_head`] and [`kwarg`]. (Writing a tree through the text normaliser cost
+/// (`payload::write_lc`); both flatten a constructor under the head its class gives
+/// ([`constructor_type`]). (Writing a tree through the text normaliser cost
 /// v2-js and v2-python-dumpd +10 % of their instructions, docs/performance.md.)
 fn normalize_in_place(v: &mut Value) {
     match v {
@@ -109,70 +108,9 @@ fn constructor_head(m: &Map<String, Value>) -> Option<(&'static str, &str)> {
     Some(head.map_or(("__type__", class), |t| ("type", t)))
 }
 
-/// The text normaliser's LangChain objects (`payload::encode(text, true, …)`: a JSON text's
-/// value normalised as compact text, as the sinks write it, read without a tree; `None` when
-/// its tree must tell): the rest of an object after its `lc` key, a message constructor in
-/// LangChain's key order (`lc`, `type`, `id`, `kwargs`), written as its kwargs after the head
-/// its class gives, as they are read, numbers as JavaScript writes them. It declines any
-/// other lc object (its tree is normalised instead).
-pub(crate) fn write_lc<'de, A: MapAccess<'de>>(
-    enc: Encode<'_>,
-    mut map: A,
-) -> Result<(), A::Error> {
-    let decline = || de::Error::custom("an lc object read from its tree");
-    let lc: Value = map.next_value()?;
-    let mut next = |key: &str| -> Result<Value, A::Error> {
-        if map.next_key_seed(Key)?.as_deref() != Some(key) {
-            return Err(decline());
-        }
-        map.next_value()
-    };
-    if lc != 1 || next("type")? != "constructor" {
-        return Err(decline());
-    }
-    let id = next("id")?;
-    let class = lc_class_of(&id).ok_or_else(decline)?;
-    // A `ChatMessage`'s head is its `role` kwarg: its tree tells.
-    if class.strip_suffix("Chunk").unwrap_or(class) == "ChatMessage" {
-        return Err(decline());
-    }
-    let head = constructor_type(class, None).map_or(("__type__", class), |t| ("type", t));
-    if map.next_key_seed(Key)?.as_deref() != Some("kwargs") {
-        return Err(decline());
-    }
-    map.next_value_seed(Encode {
-        head: Some(head),
-        ..enc
-    })?;
-    match map.next_key_seed(Key)? {
-        Some(_) => Err(decline()),
-        None => Ok(()),
-    }
-}
-
 /// Whether an object has an `lc` / `__lc_escaped__` key.
 fn special_keys(m: &Map<String, Value>) -> (bool, bool) {
     (m.field("lc").is_some(), m.field("__lc_escaped__").is_some())
-}
-
-/// The class an lc object's `id` names (`["langgraph","types","Interrupt"]` → `Interrupt`).
-pub(crate) fn lc_class_of(id: &Value) -> Option<&str> {
-    id.as_array()?.last()?.as_str()
-}
-
-/// The `type` a flattened constructor of `class` gets, its kwargs' `role` given (`None`: it
-/// gets `__type__`, and its kwargs' own `type` is dropped).
-pub fn constructor_type<'a>(class: &str, role: Option<&'a str>) -> Option<&'a str> {
-    Some(match class.strip_suffix("Chunk").unwrap_or(class) {
-        "HumanMessage" => "human",
-        "AIMessage" => "ai",
-        "ToolMessage" => "tool",
-        "SystemMessage" => "system",
-        "FunctionMessage" => "function",
-        "RemoveMessage" => "remove",
-        "ChatMessage" => role.unwrap_or("chat"),
-        _ => return None,
-    })
 }
 
 /// The normalized role of a flat message: `human`, `ai`, `tool`, `system` (JS `role` dicts too).
@@ -244,7 +182,12 @@ pub fn calls_of_list(calls: &Value) -> Vec<Call> {
 /// ([`Call`]s): [`calls_of_list`], but a call the log gave no id (none, or `""`) is
 /// named as the stream named it ([`made_up_call_id`]: by the place of its `tool_call` block in
 /// `content`) rather than left out; with `own` false, only those.
-fn calls_of_message(calls: &Value, content: &Value, message_id: &str, own: bool) -> Vec<Call> {
+pub(crate) fn calls_of_message(
+    calls: &Value,
+    content: &Value,
+    message_id: &str,
+    own: bool,
+) -> Vec<Call> {
     let blocks = content.as_array().into_iter().flatten().enumerate();
     let blocks: Vec<usize> = (blocks.filter(|(_, b)| b.field_str("type") == Some("tool_call")))
         .map(|(i, _)| i)
@@ -328,18 +271,18 @@ pub(crate) fn idless_answer<'l>(
 pub(crate) struct Fields<'a> {
     /// `type`, or else `role`.
     kind: Option<Cow<'a, str>>,
-    id: Option<Cow<'a, str>>,
-    content: Cow<'a, Value>,
-    tool_calls: Cow<'a, Value>,
+    pub(crate) id: Option<Cow<'a, str>>,
+    pub(crate) content: Cow<'a, Value>,
+    pub(crate) tool_calls: Cow<'a, Value>,
     tool_call_id: Option<Cow<'a, str>>,
-    status: Option<Cow<'a, str>>,
+    pub(crate) status: Option<Cow<'a, str>>,
     /// A tool message's tool.
     pub(crate) name: Option<Cow<'a, str>>,
 }
 
 impl<'a> Fields<'a> {
     /// The fields of a message's tree, borrowed (none of a value that is no object).
-    fn of_value(m: &'a Value) -> Fields<'a> {
+    pub(crate) fn of_value(m: &'a Value) -> Fields<'a> {
         let field = |key| m.field(key).map_or_else(Cow::default, Cow::Borrowed);
         let text = |key| m.field_str(key).map(Cow::Borrowed);
         Fields {
@@ -373,101 +316,20 @@ impl<'a> Fields<'a> {
     }
 
     /// The message kind ([`kind_of`] its `type` or `role`).
-    fn kind(&self) -> Option<&str> {
+    pub(crate) fn kind(&self) -> Option<&str> {
         self.kind.as_deref().map(kind_of)
     }
 
     /// `id` when a non-empty string, else `fallback`'s.
-    fn id_or(&self, fallback: impl FnOnce() -> String) -> String {
+    pub(crate) fn id_or(&self, fallback: impl FnOnce() -> String) -> String {
         let id = self.id.as_deref().filter(|s| !s.is_empty());
         id.map_or_else(fallback, str::to_string)
     }
 
     /// `tool_call_id`, when a non-empty string.
-    fn tool_call_id(&self) -> Option<&str> {
+    pub(crate) fn tool_call_id(&self) -> Option<&str> {
         self.tool_call_id.as_deref().filter(|c| !c.is_empty())
     }
-
-    /// The AG-UI form of the message as item `i` of its list, its id falling back to
-    /// `msg-<i>` (`None` for a kind AG-UI has no role for, or a tool message answering no
-    /// call). `answers`: the call a tool message without `tool_call_id` was paired with
-    /// ([`idless_answer`]).
-    pub(crate) fn agui_item(&self, i: usize, answers: Option<&str>) -> Option<Item> {
-        let kind = self.kind()?;
-        let id = self.id_or(|| format!("msg-{i}"));
-        let text = || content_text(&self.content);
-        Some(match kind {
-            "human" => Item::new(id, Role::User, Some(text())),
-            "system" => Item::new(id, Role::System, Some(text())),
-            "ai" => {
-                let calls = calls_of_message(&self.tool_calls, &self.content, &id, true);
-                let content = Some(text()).filter(|t| !t.is_empty());
-                Item {
-                    tool_calls: (calls.into_iter())
-                        .map(|c| ToolCall::new(c.id, c.name, c.args))
-                        .collect(),
-                    ..Item::new(id, Role::Assistant, content)
-                }
-            }
-            "tool" => {
-                let call_id = match self.tool_call_id() {
-                    Some(id) => id.to_string(),
-                    None => answers?.to_string(),
-                };
-                let error = (self.status.as_deref() == Some("error"))
-                    .then(|| tool_content_text(&self.content));
-                Item {
-                    tool_call_id: Some(call_id),
-                    error,
-                    content: Some(tool_content(&self.content)),
-                    ..Item::new(id, Role::Tool, None)
-                }
-            }
-            _ => return None,
-        })
-    }
-}
-
-/// Tool output as AG-UI content: its content parts when its block list holds media (an
-/// image, audio, video or file block; text blocks as text parts, other blocks left out),
-/// else its text ([`tool_content_text`]).
-pub fn tool_content(content: &Value) -> ToolContent {
-    let parts = (content.as_array()).map(|b| b.iter().filter_map(content_part).collect::<Vec<_>>());
-    match parts {
-        Some(p) if p.iter().any(|p| p.field_str("type") != Some("text")) => ToolContent::Parts(p),
-        _ => ToolContent::Text(tool_content_text(content)),
-    }
-}
-
-/// A text or media content block (LangChain standard, OpenAI `image_url`, Anthropic `source`
-/// forms) as an AG-UI content part: media with a `data` source (base64 and a MIME type) or a
-/// `url` one. `None` for any other block.
-fn content_part(b: &Value) -> Option<Value> {
-    let kind = match b.field_str("type")? {
-        "text" => return Some(json!({"type": "text", "text": b.field_str("text")?})),
-        "image" | "image_url" => "image",
-        "file" => "document",
-        k @ ("audio" | "video") => k,
-        _ => return None,
-    };
-    let src = b.field("source").filter(|s| s.is_object());
-    let first = |keys: &[&str]| {
-        let own = keys.iter().find_map(|k| b.field_str(k));
-        own.or_else(|| src.and_then(|s| keys.iter().find_map(|k| s.field_str(k))))
-    };
-    let image_url = b
-        .field("image_url")
-        .and_then(|u| u.field_str("url").or(u.as_str()));
-    let mime = first(&["mime_type", "mimeType"]).or(src.and_then(|s| s.field_str("media_type")));
-    let source = match (first(&["base64", "data"]), first(&["url"]).or(image_url)) {
-        (Some(data), _) => json!({"type": "data", "value": data, "mimeType": mime?}),
-        (None, Some(url)) => match mime {
-            Some(m) => json!({"type": "url", "value": url, "mimeType": m}),
-            None => json!({"type": "url", "value": url}),
-        },
-        _ => return None,
-    };
-    Some(json!({"type": kind, "source": source}))
 }
 
 /// Tool output as text: strings as they are, anything else as compact JSON.
@@ -529,8 +391,8 @@ pub fn may_be_tool_message(m: &Value) -> bool {
 }
 
 /// The tool call a flat message answers: its `tool_call_id` when it is a tool message and
-/// that is a non-empty string (what [`to_agui_list_item`] reads as `toolCallId`; without one it
-/// gives no message, unless its list pairs it: [`to_agui_messages`]).
+/// that is a non-empty string (what `agui::to_agui_list_item` reads as `toolCallId`; without one
+/// it gives no message, unless its list pairs it: `agui::to_agui_messages`).
 pub fn tool_call_id(m: &Value) -> Option<&str> {
     if message_kind(m) != Some("tool") {
         return None;
@@ -538,46 +400,10 @@ pub fn tool_call_id(m: &Value) -> Option<&str> {
     m.field_str("tool_call_id").filter(|c| !c.is_empty())
 }
 
-/// A message list (flat or constructor form) → AG-UI messages, ids falling back to `msg-<n>`.
-/// A call the log gave no id gets the id the stream made up for it ([`made_up_call_id`]), and
-/// a tool message without `tool_call_id` answers the call [`idless_answer`] pairs it with.
-pub fn to_agui_messages(list: &[Value]) -> Vec<Item> {
-    let mut items: Vec<(Cow<Value>, Option<String>)> =
-        list.iter().map(|m| (normalize_cow(m), None)).collect();
-    for at in 0..items.len() {
-        let (before, rest) = items.split_at_mut(at);
-        let m = Fields::of_value(&rest[0].0);
-        if m.kind() == Some("tool") && m.tool_call_id().is_none() {
-            let before = before
-                .iter()
-                .map(|(m, p)| (Fields::of_value(m), p.as_deref()));
-            rest[0].1 = idless_answer(before, m.name.as_deref());
-        }
-    }
-    (items.iter().enumerate())
-        .filter_map(|(i, (m, paired))| Fields::of_value(m).agui_item(i, paired.as_deref()))
-        .collect()
-}
-
-/// The AG-UI form of item `i` of a message list (what [`to_agui_messages`] makes of it).
-pub fn to_agui_list_item(m: &Value, i: usize) -> Option<Item> {
-    Fields::of_value(&normalize_cow(m)).agui_item(i, None)
-}
-
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
     use serde_json::json;
-
-    /// [`to_agui_messages`] as JSON trees.
-    pub(crate) fn agui_values(list: &[Value]) -> Vec<Value> {
-        to_agui_messages(list).iter().map(Item::to_value).collect()
-    }
-
-    /// [`to_agui_list_item`] as a JSON tree.
-    fn item_value(m: &Value, i: usize) -> Option<Value> {
-        to_agui_list_item(m, i).as_ref().map(Item::to_value)
-    }
 
     #[test]
     fn constructor_is_flattened() {
@@ -740,29 +566,6 @@ pub(crate) mod tests {
         list
     }
 
-    #[test]
-    fn tool_messages_are_found_as_the_full_conversion_finds_them() {
-        let list = message_list();
-        let eager: Vec<Value> = agui_values(&list)
-            .into_iter()
-            .filter(|m| m["role"] == "tool")
-            .collect();
-        let mut lazy = vec![];
-        for (i, m) in list.iter().enumerate() {
-            let n = normalize_cow(m);
-            let full = item_value(&n, i);
-            if !may_be_tool_message(m) {
-                assert!(full.is_none_or(|f| f["role"] != "tool"), "{m}");
-                continue;
-            }
-            if tool_call_id(&n).is_some() {
-                lazy.extend(full);
-            }
-        }
-        assert_eq!(lazy, eager);
-        assert!(eager.len() >= 9, "{eager:?}");
-    }
-
     /// A conversation whose calls the log gave no ids (LangGraph.js with Gemini): a model
     /// message with text and two calls of different names, their tool messages without
     /// `tool_call_id` in the other order, then a second turn whose tool message has no name.
@@ -784,41 +587,6 @@ pub(crate) mod tests {
         ]
     }
 
-    /// The calls get the ids the stream made up for them (`<message id>:tool:<block index>`:
-    /// the place of their `tool_call` block in `content`, else in `tool_calls`; `msg-<n>` for
-    /// a message without id), and each tool message without `tool_call_id` answers the first
-    /// call of that name left; one no call is left for gives no message.
-    #[test]
-    fn calls_without_ids_are_paired_by_name_and_order() {
-        let list = agui_values(&idless_conversation());
-        let calls = |m: &Value| -> Vec<Value> {
-            (m["toolCalls"].as_array().into_iter().flatten())
-                .map(|c| c["id"].clone())
-                .collect()
-        };
-        assert_eq!(calls(&list[1]), [json!("a1:tool:1"), json!("a1:tool:2")]);
-        assert_eq!(calls(&list[4]), [json!("msg-5:tool:0"), json!("has-one")]);
-        let answers: Vec<(&Value, &Value)> = (list.iter())
-            .filter(|m| m["role"] == "tool")
-            .map(|m| (&m["id"], &m["toolCallId"]))
-            .collect();
-        assert_eq!(
-            answers,
-            [
-                (&json!("t1"), &json!("a1:tool:2")),
-                (&json!("t2"), &json!("a1:tool:1")),
-                (&json!("t4"), &json!("has-one")),
-                (&json!("t5"), &json!("msg-5:tool:0")),
-            ]
-        );
-        // Item by item (no list to pair them in), they answer nothing; the calls are named.
-        assert_eq!(item_value(&idless_conversation()[2], 2), None);
-        assert_eq!(
-            calls(&item_value(&idless_conversation()[1], 1).expect("ai")),
-            calls(&list[1])
-        );
-    }
-
     /// A message's fields read from its tree borrow it: read into owned values, every
     /// conversion of a message copied its content, a list's at once for a snapshot (peak RSS
     /// on v2-python-api-big 33-35 MiB, over issue 36's 32: c953bee).
@@ -835,75 +603,5 @@ pub(crate) mod tests {
         // Read from a text, they are its values.
         let text = crate::wire::state::SharedJson::read(&m.to_string());
         assert_eq!(*text.fields().content, m["content"]);
-    }
-
-    #[test]
-    fn agui_message_from_ai_with_tool_calls() {
-        let m = json!({"type":"ai","id":"a1","content":[{"type":"reasoning","summary":[]},{"type":"text","text":"ok"}],
-            "tool_calls":[{"id":"c1","name":"f","args":{"x":1}}]});
-        let a = item_value(&m, 0).expect("ai message converts");
-        assert_eq!(a["content"], "ok");
-        assert_eq!(a["toolCalls"][0]["function"]["arguments"], "{\"x\":1}");
-    }
-
-    /// A tool output holding media is sent as content parts (every block form read), text
-    /// and the other blocks as before; a tool message's AG-UI form holds the same parts.
-    #[test]
-    fn tool_output_with_media_is_content_parts() {
-        let data = |mime: &str| json!({"type": "data", "value": "QUJD", "mimeType": mime});
-        let url = json!({"type": "url", "value": "https://x/c.png"});
-        let cases = [
-            (
-                json!({"type": "image", "base64": "QUJD", "mime_type": "image/png"}),
-                json!({"type": "image", "source": data("image/png")}),
-            ),
-            (
-                json!({"type": "image", "data": "QUJD", "mimeType": "image/png"}),
-                json!({"type": "image", "source": data("image/png")}),
-            ),
-            (
-                json!({"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "QUJD"}}),
-                json!({"type": "image", "source": data("image/gif")}),
-            ),
-            (
-                json!({"type": "image_url", "image_url": {"url": "https://x/c.png"}}),
-                json!({"type": "image", "source": url}),
-            ),
-            (
-                json!({"type": "file", "url": "https://x/c.png"}),
-                json!({"type": "document", "source": url}),
-            ),
-            (
-                json!({"type": "audio", "base64": "QUJD", "mime_type": "audio/wav"}),
-                json!({"type": "audio", "source": data("audio/wav")}),
-            ),
-        ];
-        for (block, part) in cases {
-            let content = json!([{"type": "text", "text": "Chart:"}, block, {"type": "reasoning"}]);
-            let want = json!([{"type": "text", "text": "Chart:"}, part]);
-            assert_eq!(
-                serde_json::to_value(tool_content(&content)).expect("json"),
-                want,
-                "{content}"
-            );
-            let m = json!({"type": "tool", "content": content, "tool_call_id": "c1", "id": "t1"});
-            assert_eq!(
-                to_agui_list_item(&m, 0).expect("a tool message").to_value()["content"],
-                want
-            );
-        }
-        // No media (or media without a source, data without a MIME type): text, as before.
-        for content in [
-            json!("ok"),
-            json!([{"type": "text", "text": "ok"}]),
-            json!([{"type": "image", "base64": "QUJD"}]),
-            json!({"k": 1}),
-        ] {
-            assert_eq!(
-                serde_json::to_value(tool_content(&content)).expect("json"),
-                Value::String(tool_content_text(&content)),
-                "{content}"
-            );
-        }
     }
 }

@@ -27,7 +27,7 @@ pub struct SharedJson {
     as_read: bool,
     /// A tool message without `tool_call_id`: the call its list pairs it with
     /// ([`pair_unanswered`]), set once, when the message is read.
-    paired: Option<Box<str>>,
+    pub(crate) paired: Option<Box<str>>,
     /// Where the values of [`Head::KEYS`] are in the text (`None`: absent): what its AG-UI
     /// form reads besides the head (`content`, `tool_calls`, `status`, `name`) is parsed from
     /// these alone, the rest of the text skipped.
@@ -105,7 +105,7 @@ impl SharedJson {
     }
 
     /// A message of a state's list, as its JSON text: normalised as it is read, or through
-    /// its tree when the text has what only the tree tells (`langchain::write_lc`).
+    /// its tree when the text has what only the tree tells (`payload::write_lc`).
     pub fn read(text: &str) -> Self {
         let mut noted = crate::payload::Noted {
             keys: Head::KEYS,
@@ -131,15 +131,8 @@ impl SharedJson {
         serde_json::from_str(&self.json).unwrap_or_default()
     }
 
-    /// The message's AG-UI form as item `i` of its list ([`langchain::to_agui_list_item`]),
-    /// read from its text.
-    /// A tool message without `tool_call_id` answers the call its list paired it with.
-    pub fn to_agui(&self, i: usize) -> Option<crate::agui::Item> {
-        self.fields().agui_item(i, self.paired.as_deref())
-    }
-
     /// What an AG-UI message is made of, read from the normalised text.
-    pub(super) fn fields(&self) -> langchain::Fields<'_> {
+    pub(crate) fn fields(&self) -> langchain::Fields<'_> {
         langchain::Fields::of_parts(self.parts.each_ref().map(|at| self.json.get(at.clone()?)))
     }
 
@@ -437,6 +430,7 @@ impl<'de: 'a, 'a> super::Shape<'de> for Entries<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agui::{to_agui_list_item, to_agui_messages};
 
     /// A message read from its text is the message its normalised tree makes, and what is
     /// read of it is what the tree says.
@@ -467,20 +461,20 @@ mod tests {
             assert_eq!(read.kind(), langchain::message_kind(&tree), "{m}");
             assert_eq!(read.id(), tree.get("id").and_then(Value::as_str), "{m}");
             assert_eq!(read.tool_call(), langchain::tool_call_id(&tree), "{m}");
-            assert_eq!(read.to_agui(3), langchain::to_agui_list_item(&m, 3), "{m}");
+            assert_eq!(read.to_agui(3), to_agui_list_item(&m, 3), "{m}");
             tools += usize::from(read.tool_call().is_some());
         }
         assert!(tools >= 8, "{tools}");
     }
 
     /// A state's shared messages pair tool messages without `tool_call_id` as a list of
-    /// values does ([`langchain::to_agui_messages`]), whether read after a state that held
+    /// values does ([`to_agui_messages`]), whether read after a state that held
     /// some of them or with none before, and a later state that repeats them keeps their
     /// pairing (they are not paired again: the tool message answering no call stays so).
     #[test]
     fn tool_messages_without_call_ids_paired_as_the_list_of_values() {
         let list = langchain::tests::idless_conversation();
-        let want = langchain::to_agui_messages(&list);
+        let want = to_agui_messages(&list);
         let agui = |messages: &[Arc<SharedJson>]| -> Vec<crate::agui::Item> {
             (messages.iter().enumerate())
                 .filter_map(|(i, m)| m.to_agui(i))

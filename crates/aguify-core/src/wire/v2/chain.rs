@@ -3,7 +3,6 @@
 //! [`Keys`], [`Flat`]).
 
 use super::*;
-use crate::adapter::content::ToolChunk;
 
 /// A chain event's `data` keys, raw (and a tool's or a model end's, and a model's stream
 /// chunk read again: [`MessageChunk::in_line`]).
@@ -196,7 +195,7 @@ impl<'a> Keys<'a> {
                     return None;
                 }
                 let role = text_of(kwargs.role.0);
-                let head = lc::constructor_type(&class, role.as_deref());
+                let head = crate::payload::constructor_type(&class, role.as_deref());
                 let type_text = head.map(|t| Cow::Owned(t.to_string()));
                 Some(Flat {
                     keys: *kwargs,

@@ -97,7 +97,27 @@ pub struct MessageChunk {
     pub id: Option<String>,
     pub content: Option<Value>,
     pub additional_kwargs: Option<Value>,
-    pub tool_call_chunks: Vec<crate::adapter::content::ToolChunk>,
+    pub tool_call_chunks: Vec<ToolChunk>,
+}
+
+/// A `tool_call_chunks` entry as it is read: its id, name and args when strings, its index
+/// unless null. A v2 stream's chunk reads it typed, without a tree.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct ToolChunk {
+    pub(crate) id: Text,
+    pub(crate) index: Option<Value>,
+    pub(crate) name: Text,
+    pub(crate) args: Text,
+}
+
+impl ToolChunk {
+    /// The entries of a `tool_call_chunks` list (a JSON text's or a tree's); `None`: no list,
+    /// or a key repeats.
+    pub fn list<'de, D: serde::Deserializer<'de>>(d: D) -> Option<Vec<ToolChunk>> {
+        let list = Vec::<Object<ToolChunk>>::deserialize(d).ok()?;
+        Some(list.into_iter().map(|c| c.0.unwrap_or_default()).collect())
+    }
 }
 
 /// The tool calls of an AI message, with the message's `id`.
@@ -632,9 +652,7 @@ mod tests {
                     id: id.map(str::to_string),
                     content: Some(content).filter(|c| !c.is_null()),
                     additional_kwargs: kwargs,
-                    tool_call_chunks: calls
-                        .and_then(|c| crate::adapter::content::ToolChunk::list(&c))
-                        .unwrap_or_default(),
+                    tool_call_chunks: calls.and_then(|c| ToolChunk::list(&c)).unwrap_or_default(),
                 })
             };
         let none = Ok(MessageChunk::default());
