@@ -1,14 +1,120 @@
-//! Issue 36 item 5, no import cycles: the core's lower layers name no higher one. The layers
-//! follow the data flow, helpers (utf8, json, js_numbers, recent, error) < payload < wire <
-//! model < agui < input < adapter < mapper < sink < pipeline < convert; a module names a
-//! layer when one of its files (outside comments and its `#[cfg(test)]` module) has
-//! `crate::<layer>` (or `crate::{<layer>, …}`, or `super::<layer>` in a top-level file).
-//! Checked here up to agui (the layers above it are for the checks of the input, adapter and
-//! pipeline side).
+//! The layers of the code (issue 36 item 5, no import cycles): the core's top-level modules
+//! follow the data flow, a lower one never naming a higher one ([`CORE`]), and the aguify
+//! package's have no two-module cycle (a module naming another that names it). A module names
+//! another when one of its files has `crate::B…` (also in a `crate::{B, …}` group, or, in a
+//! top-level file, `super::B`) outside comments and its `#[cfg(test)] mod tests`; each finding
+//! comes with the `file:line` that names.
 
+use std::collections::BTreeMap;
+use std::fs;
 use std::path::{Path, PathBuf};
 
-const ORDER: [&str; 16] = [
+/// For each top-level module, each module it names and the first `file:line` naming it.
+type Edges = BTreeMap<String, BTreeMap<String, String>>;
+
+/// The `.rs` files under `dir`, `skip` (another crate's folder) left out.
+fn sources(dir: &Path, skip: Option<&Path>, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() && Some(path.as_path()) != skip {
+            sources(&path, skip, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The identifiers that follow `prefix` in `code` (`prefix` not inside a longer word when
+/// `word` is set).
+fn named<'a>(code: &'a str, prefix: &str, word: bool) -> Vec<&'a str> {
+    let mut names = vec![];
+    for (at, _) in code.match_indices(prefix) {
+        let before = code[..at].chars().next_back();
+        if word && before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        let rest = &code[at + prefix.len()..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        names.push(&rest[..end]);
+    }
+    names
+}
+
+/// The modules a `crate::{a, b::c, …}` group opening on `lines[0]` names (it may go on over
+/// the next lines): the first name of each item at the group's top level.
+fn grouped<'a>(lines: &[&'a str]) -> Vec<&'a str> {
+    let (mut names, mut depth, mut item_start) = (vec![], 0, false);
+    for line in lines {
+        let code = line.split("//").next().unwrap_or("");
+        let code = match code.find("crate::{").filter(|_| depth == 0) {
+            Some(at) => &code[at + "crate::".len()..],
+            None => code,
+        };
+        for (at, c) in code.char_indices() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    item_start = depth == 1;
+                }
+                '}' if depth == 1 => return names,
+                '}' => depth -= 1,
+                ',' if depth == 1 => item_start = true,
+                c if item_start && (c.is_alphanumeric() || c == '_') => {
+                    let rest = &code[at..];
+                    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'));
+                    names.push(&rest[..end.unwrap_or(rest.len())]);
+                    item_start = false;
+                }
+                _ => {}
+            }
+        }
+    }
+    names
+}
+
+/// What each top-level module of the crate at `root` (under `dir`) names of the others.
+fn edges(dir: &Path, root: &str, skip: Option<&Path>) -> Edges {
+    let (mut files, mut edges) = (vec![], Edges::new());
+    sources(&dir.join(root), skip, &mut files);
+    for file in files {
+        let rel = file.strip_prefix(dir.join(root)).unwrap();
+        let top = rel.iter().next().unwrap().to_string_lossy();
+        let top = top.trim_end_matches(".rs");
+        let text = fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let next = lines.get(i + 1).map_or("", |l| l.trim());
+            if line.trim() == "#[cfg(test)]" && next.starts_with("mod tests") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            let mut names = named(code, "crate::", false);
+            if code.contains("crate::{") {
+                names.extend(grouped(&lines[i..]));
+            }
+            names.extend(named(code, "super::super::", false));
+            if rel.components().count() == 1 {
+                names.extend(named(code, "super::", true));
+            }
+            let at = || format!("{}:{}", file.strip_prefix(dir).unwrap().display(), i + 1);
+            let named: &mut BTreeMap<_, _> = edges.entry(top.to_string()).or_default();
+            for name in names.into_iter().filter(|n| *n != top && !n.is_empty()) {
+                named.entry(name.to_string()).or_insert_with(at);
+            }
+        }
+    }
+    edges.retain(|module, _| !["lib", "main", "mod"].contains(&module.as_str()));
+    edges
+}
+
+/// The core's layers, lowest first: a module names only those before it.
+const CORE: [&str; 15] = [
     "utf8",
     "json",
     "js_numbers",
@@ -24,118 +130,71 @@ const ORDER: [&str; 16] = [
     "sink",
     "pipeline",
     "convert",
-    "lib",
 ];
 
-/// The last layer checked (it and all below it name no higher layer).
-const CHECKED_UP_TO: &str = "agui";
-
-fn core_src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/aguify-core/src")
-}
-
-/// The `.rs` files of top-level module `name` (its file, or its folder's files).
-fn files_of(name: &str) -> Vec<PathBuf> {
-    let file = core_src().join(format!("{name}.rs"));
-    if file.is_file() {
-        return vec![file];
-    }
-    let mut out = vec![];
-    let mut dirs = vec![core_src().join(name)];
-    while let Some(dir) = dirs.pop() {
-        for e in std::fs::read_dir(&dir).expect("a module folder").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                dirs.push(p);
-            } else if p.extension().is_some_and(|x| x == "rs") {
-                out.push(p);
-            }
+#[test]
+fn the_core_s_lower_layers_name_no_higher_one() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut wrong = vec![];
+    for (a, names) in edges(dir, "crates/aguify-core/src", None) {
+        let Some(layer) = CORE.iter().position(|l| *l == a) else {
+            wrong.push(format!(
+                "{a}: a top-level module not in CORE (add it at its layer)"
+            ));
+            continue;
+        };
+        for (b, at) in names
+            .iter()
+            .filter(|(b, _)| CORE[layer + 1..].contains(&b.as_str()))
+        {
+            wrong.push(format!("{at}: {a} names {b}, a higher layer"));
         }
     }
-    out
-}
-
-/// The code of a file: comments cut from each line, and nothing from its `#[cfg(test)]`
-/// module on.
-fn code_of(text: &str) -> String {
-    let mut out = String::new();
-    let mut lines = text.lines().peekable();
-    while let Some(line) = lines.next() {
-        let is_test_mod = line.trim() == "#[cfg(test)]"
-            && lines.peek().is_some_and(|next| next.contains("mod tests"));
-        if is_test_mod {
-            break;
-        }
-        out.push_str(line.split("//").next().unwrap_or(""));
-        out.push('\n');
-    }
-    out
-}
-
-/// The top-level names `code` reaches through `prefix` (`crate::` or `super::`): `a` of
-/// `prefix a::…`, and each first-level name of `prefix {a, b::c, …}`.
-fn names_after(code: &str, prefix: &str) -> Vec<String> {
-    let ident = |s: &str| -> String {
-        s.chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
-    let mut out = vec![];
-    for (at, _) in code.match_indices(prefix) {
-        let rest = &code[at + prefix.len()..];
-        match rest.strip_prefix('{') {
-            Some(group) => {
-                let group = &group[..group.find('}').unwrap_or(group.len())];
-                out.extend(group.split(',').map(|n| ident(n.trim())));
-            }
-            None => out.push(ident(rest)),
-        }
-    }
-    out.retain(|n| !n.is_empty());
-    out
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 #[test]
-fn lower_layers_name_no_higher_one() {
-    let last = ORDER
-        .iter()
-        .position(|l| *l == CHECKED_UP_TO)
-        .expect("a layer");
-    let mut wrong = vec![];
-    for (i, layer) in ORDER.iter().enumerate().take(last + 1) {
-        let files = files_of(layer);
-        assert!(!files.is_empty(), "no files for layer {layer}");
-        for file in files {
-            let text = std::fs::read_to_string(&file).expect("a source file");
-            let code = code_of(&text);
-            let mut named = names_after(&code, "crate::");
-            if file.parent() == Some(core_src().as_path()) {
-                named.extend(names_after(&code, "super::"));
-            }
-            for name in named {
-                if ORDER[i + 1..].contains(&name.as_str()) {
-                    wrong.push(format!("{} names {name}", file.display()));
+fn the_aguify_package_has_no_two_module_cycles() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let crates = [
+        edges(dir, "src", Some(&dir.join("src/bin"))),
+        edges(dir, "src/bin/aguify", None),
+    ];
+    let mut cycles = vec![];
+    for edges in &crates {
+        for (a, names) in edges {
+            for (b, at) in names.iter().filter(|(b, _)| a < *b) {
+                if let Some(back) = edges.get(b).and_then(|names| names.get(a)) {
+                    cycles.push(format!("{a} ↔ {b}: {at} names {b}; {back} names {a}"));
                 }
             }
         }
     }
     assert!(
-        wrong.is_empty(),
-        "lower layers naming higher ones:\n{}",
-        wrong.join("\n")
+        cycles.is_empty(),
+        "two-module cycles:\n{}",
+        cycles.join("\n")
     );
 }
 
-/// The check sees each form of naming a layer, and not one in a comment or a test module.
+/// Each form of naming a module is seen, and none in a comment or a test module.
 #[test]
 fn names_are_found_in_each_form() {
-    let code = code_of(
-        "use crate::wire::langchain as lc;\nuse crate::{json::Field, model};\n\
-         let x = crate::agui::Item::default(); // crate::mapper\n\
-         #[cfg(test)]\nmod tests {\n    use crate::convert;\n}\n",
-    );
+    let dir = std::env::temp_dir().join(format!("aguify-layers-{}", std::process::id()));
+    fs::create_dir_all(dir.join("src/a")).unwrap();
+    let code = "use crate::wire::langchain as lc;\nuse crate::{json::Field, model};\n\
+        use crate::{\n    sink::Sink,\n    utf8,\n};\n\
+        let x = crate::agui::Item::default(); // crate::mapper\n\
+        #[cfg(test)]\nmod tests {\n    use crate::convert;\n}\n";
+    fs::write(dir.join("src/a/mod.rs"), code).unwrap();
+    fs::write(dir.join("src/b.rs"), "use super::c;\n").unwrap();
+    let found = edges(&dir, "src", None);
+    fs::remove_dir_all(&dir).unwrap();
+    let names = |m: &str| found[m].keys().cloned().collect::<Vec<_>>();
     assert_eq!(
-        names_after(&code, "crate::"),
-        ["wire", "json", "model", "agui"]
+        names("a"),
+        ["agui", "json", "model", "sink", "utf8", "wire"]
     );
+    assert_eq!(names("b"), ["c"]);
+    assert_eq!(found["a"]["sink"], "src/a/mod.rs:3");
 }

@@ -363,6 +363,20 @@ pub enum ModelEvent {
     Scope(Option<String>),
 }
 
+/// `base` the first time it is used, then `base:2`, `base:3`…: ids made up for what the log
+/// does not name (a reasoning span, a sub-agent) stay unique when one reopens.
+pub(crate) fn numbered(
+    used: &mut std::collections::HashMap<String, usize, foldhash::fast::RandomState>,
+    base: String,
+) -> String {
+    let n = used.entry(base.clone()).or_insert(0);
+    *n += 1;
+    match *n {
+        1 => base,
+        n => format!("{base}:{n}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -88,7 +88,7 @@ impl Nest {
         out: &mut Vec<ModelEvent>,
     ) {
         if !self.subs.iter().any(|s| s.key == key) {
-            let id = crate::mapper::numbered(&mut self.used, format!("{call}:subagent"));
+            let id = crate::model::numbered(&mut self.used, format!("{call}:subagent"));
             out.push(ModelEvent::SubagentStart {
                 id: id.clone(),
                 name: name.to_string(),

@@ -33,7 +33,7 @@ use serde_json::{json, Value};
 use crate::agui::{
     ErrorDetail, Event, Item, ResultStatus, Role, Snapshot, Subtype, ToolContent, UsageTotal,
 };
-use crate::model::{InterruptInfo, MessageRef, ModelEvent, ToolResult, Usage};
+use crate::model::{numbered, InterruptInfo, MessageRef, ModelEvent, ToolResult, Usage};
 use crate::payload::Payload;
 use crate::wire::langchain as lc;
 use conversation::{keep_sent_results, SENT_RESULTS};
@@ -564,17 +564,6 @@ impl Mapper {
 
     fn run_mut(&mut self) -> &mut Run {
         self.run.get_or_insert_with(Run::default)
-    }
-}
-
-/// `base` the first time it is used, then `base:2`, `base:3`…: ids stay unique when a span
-/// reopens.
-pub(crate) fn numbered(used: &mut HashMap<String, usize, FastIds>, base: String) -> String {
-    let n = used.entry(base.clone()).or_insert(0);
-    *n += 1;
-    match *n {
-        1 => base,
-        n => format!("{base}:{n}"),
     }
 }
 
