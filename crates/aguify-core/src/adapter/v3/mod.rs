@@ -343,8 +343,9 @@ impl V3Adapter {
         let said = cause.and_then(|c| s(c, "tool_call_id"));
         let said = said.map(|call| (call, "subagent".to_string()));
         if starts {
-            let made = (self.run.nest.made_call(&key)).map(|c| (c.id.clone(), c.name.clone()));
-            if let Some((call, tool)) = said.or(made) {
+            let made = self.run.nest.made_call(&key);
+            let made = || made.map(|c| (c.id.clone(), c.name.clone()));
+            if let Some((call, tool)) = said.or_else(made) {
                 let name = graph_name.unwrap_or(&tool);
                 self.run.nest.start(&key, true, name, &call, out);
                 return Disposition::Mapped;
