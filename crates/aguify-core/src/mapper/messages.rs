@@ -170,9 +170,8 @@ pub(super) mod tests {
             ],
         );
         // The results the states answer, each once, in list order, as the AG-UI list says.
-        let agui: Vec<Value> = (crate::agui::to_agui_messages(&last).iter())
-            .map(crate::agui::Item::to_value)
-            .collect();
+        let agui = crate::agui::to_agui_messages(&last);
+        let agui: Vec<Value> = agui.iter().map(crate::agui::Item::to_value).collect();
         let results: Vec<(&Value, &Value, &Value)> = of_type(&events, "TOOL_CALL_RESULT")
             .into_iter()
             .map(|e| (&e["toolCallId"], &e["messageId"], &e["content"]))
